@@ -1,0 +1,212 @@
+"""The one interface every game implements, in the shape of python-chess and boardgame.io.
+
+A game is pure code over immutable states:
+
+* ``setup(options)`` -> the initial state (randomness seeded from the options, so replays are exact);
+* ``turn(state)`` -> who may act now, in which phase and round, and which input is awaited
+  (a move, a declared chance result such as a die roll, or simultaneous secret choices);
+* ``violations(state, move)`` -> every rule the move breaks (empty when legal);
+* ``apply(state, move)`` -> the next state, with automatic effects (mid-game scoring,
+  end of game, final scoring) already resolved; raises ``IllegalMove``;
+* ``score``/``outcome`` -> typed results;
+* ``visible_board(state)`` -> what the sensors should see on the table;
+* ``explain(state, sensed)`` -> candidate moves (possibly partial) that turn the expected board
+  into the sensed one, most likely first.
+
+What sensors cannot see (cards in hand, die rolls, money, secret picks) enters as *declared*
+moves; a game marks such moves with ``declared = True`` so scoreboards can say which figures
+rest on declarations.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Iterator, Mapping, TypeVar
+
+from scorer.core.results import Outcome, Scoreboard
+from scorer.core.types import Board, BoardDiff, IllegalMove, Message, Violation
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+@dataclass(frozen=True, slots=True)
+class SetupOptions:
+    """How a table is set up: players in seating (clockwise) order, board, variants, seed.
+
+    ``extra`` holds game-specific options (e.g. China's ``cards`` tracking mode) as plain JSON.
+    """
+
+    players: tuple[str, ...]
+    board: str | None = None
+    variants: frozenset[str] = frozenset()
+    seed: int | None = None
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.extra).get(key, default)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "SetupOptions":
+        known = {"players", "board", "variants", "seed"}
+        extra = tuple(sorted((k, _freeze(v)) for k, v in data.items() if k not in known))
+        return cls(
+            players=tuple(str(p) for p in data["players"]),
+            board=data.get("board"),
+            variants=frozenset(str(v) for v in data.get("variants", ())),
+            seed=data.get("seed"),
+            extra=extra,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"players": list(self.players)}
+        if self.board is not None:
+            out["board"] = self.board
+        if self.variants:
+            out["variants"] = sorted(self.variants)
+        if self.seed is not None:
+            out["seed"] = self.seed
+        out.update({k: _thaw(v) for k, v in self.extra})
+        return out
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        if value and all(isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) for v in value):
+            return {k: _thaw(v) for k, v in value}
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TurnInfo:
+    """Who may act now. Several ``active`` players mean simultaneous (secret) choices.
+
+    ``awaiting`` names the kind of input expected: ``"move"`` for an ordinary turn, or a declared
+    input such as ``"die_roll"`` or ``"return_cards"``; ``phase`` and ``round`` are for display.
+    """
+
+    active: tuple[str, ...]
+    phase: str = "play"
+    round: int | None = None
+    awaiting: str = "move"
+    prompt: Message | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "active": list(self.active),
+            "phase": self.phase,
+            "round": self.round,
+            "awaiting": self.awaiting,
+            "prompt": self.prompt.to_json() if self.prompt else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation(Generic[M]):
+    """One way to read a sensed board: the move(s) that produce it and what remains unexplained.
+
+    ``complete`` is false while the move could still grow (a player who has placed the first of
+    two pieces). ``violations`` is empty for a legal reading. ``residual`` is the part of the
+    difference the moves do not account for (noise or an illegal change). Lower ``cost`` means
+    more likely.
+    """
+
+    moves: tuple[M, ...]
+    complete: bool
+    violations: tuple[Violation, ...] = ()
+    residual: BoardDiff = field(default_factory=BoardDiff)
+    cost: float = 0.0
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations and not self.residual
+
+
+class Game(ABC, Generic[S, M]):
+    """Base class for a game engine. Subclasses are stateless; all state lives in ``S``."""
+
+    id: ClassVar[str]
+    name: ClassVar[Message]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    # -- set-up and turn order -------------------------------------------------------------
+    @abstractmethod
+    def setup(self, options: SetupOptions) -> S: ...
+
+    @abstractmethod
+    def turn(self, state: S) -> TurnInfo: ...
+
+    # -- legality --------------------------------------------------------------------------
+    @abstractmethod
+    def violations(self, state: S, move: M) -> tuple[Violation, ...]: ...
+
+    def is_legal(self, state: S, move: M) -> bool:
+        return not self.violations(state, move)
+
+    def apply(self, state: S, move: M) -> S:
+        """Check, then apply. The single choke point through which every move passes."""
+        found = self.violations(state, move)
+        if found:
+            raise IllegalMove(found)
+        return self.apply_unchecked(state, move)
+
+    @abstractmethod
+    def apply_unchecked(self, state: S, move: M) -> S:
+        """Fast path for moves already known to be legal (replays, simulations)."""
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> Iterator[M]:
+        """Legal moves of the active player(s); may be large, so it is lazy."""
+
+    # -- results ---------------------------------------------------------------------------
+    @abstractmethod
+    def score(self, state: S) -> Scoreboard: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game goes on."""
+
+    def is_over(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    # -- sensors ---------------------------------------------------------------------------
+    @abstractmethod
+    def visible_board(self, state: S) -> Board: ...
+
+    @abstractmethod
+    def explain(self, state: S, sensed: Board) -> tuple[Explanation[M], ...]: ...
+
+    # -- records ---------------------------------------------------------------------------
+    @abstractmethod
+    def move_from_json(self, data: Mapping[str, Any]) -> M:
+        """Parse one record entry; raise ``InvalidRecord`` naming the bad field."""
+
+    @abstractmethod
+    def move_to_json(self, move: M) -> dict[str, Any]: ...
+
+    def move_schema(self) -> Mapping[str, Any]:
+        """JSON Schema of one move of this game (used inside the record schema)."""
+        return {"type": "object"}
+
+    def setup_schema(self) -> Mapping[str, Any]:
+        """JSON Schema of this game's ``setup`` object in a record."""
+        return {"type": "object"}
+
+    def describe_move(self, move: M) -> Message:
+        """A short bilingual description of a move for history lists."""
+        return Message(repr(move), repr(move))
+
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """A JSON view of the state for dashboards (not a serialisation: records replay moves)."""
+        return {}

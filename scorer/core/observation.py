@@ -1,0 +1,65 @@
+"""What one sensor source saw at one moment. Sensors report positions; the rules infer moves."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from scorer.core.types import Board, Piece, SpaceId
+
+
+@dataclass(frozen=True, slots=True)
+class SpaceReading:
+    """One space as one source saw it.
+
+    ``occluded`` means the source could not see the space (a hand over it): its ``pieces`` must
+    then be ignored. ``unknown`` lists things present but not identified (e.g. an RFID tag uid that
+    is in no registry) -- reported, never guessed.
+    """
+
+    space: SpaceId
+    pieces: tuple[tuple[Piece, int], ...] = ()
+    confidence: float = 1.0
+    occluded: bool = False
+    unknown: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        space: str,
+        pieces: Mapping[Piece, int] | Iterable[Piece] = (),
+        *,
+        confidence: float = 1.0,
+        occluded: bool = False,
+        unknown: Iterable[str] = (),
+    ) -> "SpaceReading":
+        counter = Counter(dict(pieces)) if isinstance(pieces, Mapping) else Counter(pieces)
+        items = tuple(sorted((p, n) for p, n in counter.items() if n > 0))
+        return cls(SpaceId(space), items, confidence, occluded, tuple(unknown))
+
+    def counter(self) -> Counter[Piece]:
+        return Counter(dict(self.pieces))
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A snapshot from one source (``"sensor-board"``, ``"camera"`` ...) of the spaces it covers.
+
+    ``at`` is a time in seconds from the runtime's injected clock. Spaces the source does not cover
+    are absent, which is different from a covered space reported empty.
+    """
+
+    source: str
+    at: float
+    readings: tuple[SpaceReading, ...]
+
+    def covered(self) -> tuple[SpaceId, ...]:
+        return tuple(r.space for r in self.readings)
+
+    def occluded(self) -> tuple[SpaceId, ...]:
+        return tuple(r.space for r in self.readings if r.occluded)
+
+    def board(self) -> Board:
+        """The visible, unoccluded part as a board."""
+        return Board.from_counts({r.space: r.counter() for r in self.readings if not r.occluded})

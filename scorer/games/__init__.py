@@ -1,0 +1,1 @@
+"""One package per game, each implementing ``scorer.core.Game`` and registering itself."""

@@ -1,0 +1,3 @@
+from tableref.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of the ``tableref`` CLI, one module each."""

@@ -1,0 +1,28 @@
+"""Shared test set-up: fail any test that logs an ERROR it did not ask for (a hidden failure)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+
+class _ErrorCatcher(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def _no_unexpected_error_logs(request: pytest.FixtureRequest):
+    catcher = _ErrorCatcher()
+    root = logging.getLogger()
+    root.addHandler(catcher)
+    yield
+    root.removeHandler(catcher)
+    if request.node.get_closest_marker("allow_error_logs") is None and catcher.records:
+        lines = "\n".join(f"{r.name}: {r.getMessage()}" for r in catcher.records)
+        pytest.fail(f"unexpected ERROR log lines:\n{lines}")
