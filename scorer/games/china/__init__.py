@@ -1,0 +1,1 @@
+"""Rules engine for Der Kaiser von China (China, Abacus 2005)."""

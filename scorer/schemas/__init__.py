@@ -1,0 +1,1 @@
+"""JSON Schemas shipped with the package (records, boards, layouts)."""
