@@ -1,0 +1,484 @@
+"""The China engine: ``scorer.core.Game`` for Der Kaiser von China (rules/china.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations, permutations, product
+from typing import Any, Iterator, Mapping
+
+from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo
+from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
+from scorer.core.types import Board, BoardDiff, Colour, InvalidRecord, Message, Piece, SpaceId, Violation
+from scorer.games.china import cards as cardlib
+from scorer.games.china import moves as mv
+from scorer.games.china import rules, scoring
+from scorer.games.china.board import CARD_COLOURS, ChinaBoard, default_board_for, load_board
+from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, DeclarePileExhausted, Exchange, Place, Placement
+from scorer.games.china.state import (
+    CATEGORIES,
+    EMISSARIES_PER_PLAYER,
+    EMPTY,
+    FORTRESSES_PER_PLAYER,
+    HOUSES_PER_PLAYER,
+    ChinaRules,
+    ChinaState,
+    Effect,
+)
+
+NEUTRAL_FORTRESS = Piece("neutral", FORTRESS)
+LAP = 50  # the score track: a point card per lap (display only)
+
+
+class ChinaGame(Game[ChinaState, ChinaMove]):
+    id = "china"
+    name = Message("Der Kaiser von China (China)", "中国皇帝（China）")
+    min_players = 3
+    max_players = 5
+
+    # -- set-up -----------------------------------------------------------------------------
+    def setup(self, options: SetupOptions) -> ChinaState:
+        players = tuple(options.players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise InvalidRecord(f"China is for 3 to 5 players, not {len(players)}", where="setup.players")
+        for p in players:
+            try:
+                Colour(p)
+            except ValueError:
+                raise InvalidRecord(f"{p!r} is not a player colour (blue, green, violet, red, yellow)", where="setup.players") from None
+            if p not in ("blue", "green", "violet", "red", "yellow"):
+                raise InvalidRecord(f"{p!r} is not a China player colour (blue, green, violet, red, yellow)", where="setup.players")
+        if len(set(players)) != len(players):
+            raise InvalidRecord("each player needs a different colour", where="setup.players")
+        unknown = set(options.variants) - set(ChinaRules.VARIANTS)
+        if unknown:
+            raise InvalidRecord(f"unknown variant(s) {sorted(unknown)}; known: {', '.join(ChinaRules.VARIANTS)}", where="setup.variants")
+        board = options.board if isinstance(options.board, ChinaBoard) else load_board(options.board or default_board_for(len(players)))
+        if len(players) not in board.player_counts:
+            raise InvalidRecord(
+                f"board {board.id} is for {'/'.join(map(str, board.player_counts))} players, not {len(players)}", where="setup.board"
+            )
+        mode = options.get("cards", "untracked")
+        if mode not in ("tracked", "untracked"):
+            raise InvalidRecord("cards must be 'tracked' or 'untracked'", where="setup.cards")
+        track = mode == "tracked"
+        deck = options.get("deck")
+        if track and options.seed is None and deck is None:
+            raise InvalidRecord("tracked cards need a seed or an explicit deck order", where="setup.seed")
+        rules_ = ChinaRules(
+            fortress="fortress" in options.variants,
+            bare_fortress_occupies="bare_fortress_occupies" in options.variants,
+            fortress_house_in_empty="fortress_house_in_empty" in options.variants,
+            track_cards=track,
+        )
+        n = len(players)
+        return ChinaState(
+            board=board,
+            players=players,
+            rules=rules_,
+            site_owner=(EMPTY,) * len(board.sites),
+            site_fortress=(False,) * len(board.sites),
+            emissaries=((0,) * n,) * len(board.provinces),
+            scored=(False,) * len(board.provinces),
+            houses_left=(HOUSES_PER_PLAYER,) * n,
+            emissaries_left=(EMISSARIES_PER_PLAYER,) * n,
+            fortresses_left=(FORTRESSES_PER_PLAYER if rules_.fortress else 0,) * n,
+            points=((0, 0, 0),) * n,
+            cards=cardlib.CardState.deal(n, options.seed if options.seed is not None else 0, deck) if track else None,
+        )
+
+    def turn(self, state: ChinaState) -> TurnInfo:
+        if state.finished is not None:
+            return TurnInfo((), phase="over", round=None, awaiting="none")
+        player = state.players[state.active]
+        return TurnInfo(
+            (player,),
+            phase="last_round" if state.end_triggered else "play",
+            round=state.turn_number // state.n + 1,
+            awaiting="move",
+        )
+
+    # -- legality and effects ---------------------------------------------------------------
+    def violations(self, state: ChinaState, move: ChinaMove) -> tuple[Violation, ...]:
+        return rules.violations(state, move)
+
+    def apply_unchecked(self, state: ChinaState, move: ChinaMove) -> ChinaState:
+        if isinstance(move, Place):
+            return self._place(state, move)
+        if isinstance(move, Exchange):
+            return self._exchange(state, move)
+        if isinstance(move, DeclarePileExhausted):
+            return self._declare_end(state)
+        raise TypeError(f"not a China move: {move!r}")
+
+    def _place(self, state: ChinaState, move: Place) -> ChinaState:
+        board, p = state.board, state.active
+        owner = list(state.site_owner)
+        fort = list(state.site_fortress)
+        emiss = [list(e) for e in state.emissaries]
+        scored = list(state.scored)
+        points = [list(x) for x in state.points]
+        houses_left, emissaries_left, forts_left = list(state.houses_left), list(state.emissaries_left), list(state.fortresses_left)
+        effects: list[Effect] = []
+        for pl in move.placements:
+            if pl.kind == HOUSE:
+                s = board.site_index[pl.space]
+                owner[s] = p
+                houses_left[p] -= 1
+                prov = board.site_province[s]
+                if not scored[prov] and all(owner[x] >= 0 for x in board.province_sites[prov]):
+                    pts = _province_points(board, owner, fort, prov, state.n)
+                    for i, v in enumerate(pts):
+                        points[i][0] += v
+                    scored[prov] = True
+                    name = board.provinces[prov].label
+                    effects.append(Effect("province_scored", Message(f"{name.en} is full and scores its houses.", f"{name.zh}已满，计算房屋得分。"), tuple(pts), prov))
+            elif pl.kind == FORTRESS:
+                fort[board.site_index[pl.space]] = True
+                forts_left[p] -= 1
+            else:
+                emiss[board.dragon_index[pl.space]][p] += 1
+                emissaries_left[p] -= 1
+        cs = state.cards
+        if state.rules.track_cards and cs is not None and move.cards is not None and move.draws is not None:
+            cs, _ = cardlib.play_and_draw(cs, p, move.cards, move.draws)
+        new = replace(
+            state,
+            site_owner=tuple(owner),
+            site_fortress=tuple(fort),
+            emissaries=tuple(tuple(e) for e in emiss),
+            scored=tuple(scored),
+            houses_left=tuple(houses_left),
+            emissaries_left=tuple(emissaries_left),
+            fortresses_left=tuple(forts_left),
+            points=tuple(tuple(x) for x in points),  # type: ignore[arg-type]
+            cards=cs,
+            unchecked_payments=state.unchecked_payments + (move.cards is None),
+            effects=tuple(effects),
+        )
+        return self._end_turn(new)
+
+    def _exchange(self, state: ChinaState, move: Exchange) -> ChinaState:
+        cs = state.cards
+        if state.rules.track_cards and cs is not None and move.discard is not None and move.take is not None:
+            cs, _ = cardlib.exchange(cs, state.active, move.discard, move.take)
+        return self._end_turn(replace(state, cards=cs, effects=()))
+
+    def _declare_end(self, state: ChinaState) -> ChinaState:
+        new = replace(state, end_triggered=True, declared_end=True, effects=())
+        if (state.active - 1) % state.n == state.n - 1 and state.turn_number > 0:
+            return self._finish(new, Termination.DECK_EXHAUSTED)
+        return new
+
+    def _end_turn(self, state: ChinaState) -> ChinaState:
+        mover = state.active
+        triggered = state.end_triggered or (state.cards is not None and state.cards.exhaustions >= 2)
+        state = replace(state, active=(mover + 1) % state.n, turn_number=state.turn_number + 1, end_triggered=triggered)
+        if triggered and mover == state.n - 1:
+            return self._finish(state, Termination.DECK_EXHAUSTED)
+        if not can_anyone_place(state):
+            return self._finish(state, Termination.NO_LEGAL_PLACEMENT)
+        return state
+
+    def _finish(self, state: ChinaState, why: Termination) -> ChinaState:
+        final = final_scoring(state)
+        points = tuple(
+            (state.points[i][0] + final["provinces"][i], final["alliances"][i], final["roads"][i]) for i in range(state.n)
+        )
+        text = {
+            Termination.DECK_EXHAUSTED: Message("The draw pile ran out twice and the round is complete.", "牌堆第二次用完，本轮结束。"),
+            Termination.NO_LEGAL_PLACEMENT: Message("No player can place a piece any more.", "没有玩家还能放置棋子。"),
+        }[why]
+        effects = state.effects + (Effect("game_over", text), Effect("final_scoring", Message("Final scoring.", "最终计分。")))
+        return replace(
+            state,
+            points=points,  # type: ignore[arg-type]
+            finished=why,
+            road_disputes=final["disputes"],
+            road_uncompared=final["uncompared"],
+            effects=effects,
+        )
+
+    # -- enumerating moves ------------------------------------------------------------------
+    def legal_moves(self, state: ChinaState) -> Iterator[ChinaMove]:
+        """Every legal move; with tracked cards each payment and refill choice is a separate move."""
+        if state.finished is not None:
+            return
+        player = state.players[state.active]
+        for placements, colour in placement_options(state):
+            if not state.rules.track_cards:
+                yield Place(player, placements)
+                continue
+            assert state.cards is not None
+            hand = state.cards.hands[state.active]
+            for cards_ in payment_options(hand, colour, len(placements)):
+                for draws in draw_options(state, cards_):
+                    yield Place(player, placements, cards_, draws)
+        if state.rules.track_cards and state.cards is not None:
+            hand = state.cards.hands[state.active]
+            sources = ["pile"] if state.cards.pile else []
+            sources += [f"display:{i}" for i, c in enumerate(state.cards.display) if c is not None]
+            for discard in sorted(set(hand)):
+                for take in sources:
+                    yield Exchange(player, discard, take)
+        else:
+            yield Exchange(player)
+
+    # -- results -------------------------------------------------------------------------------
+    def score(self, state: ChinaState) -> Scoreboard:
+        players = tuple(
+            PlayerScore(
+                player=pl,
+                total=sum(state.points[i]),
+                breakdown=tuple(zip(CATEGORIES, state.points[i])),
+                tiebreak=(state.supply_left(i),),
+                laps=sum(state.points[i]) // LAP,
+            )
+            for i, pl in enumerate(state.players)
+        )
+        return Scoreboard(
+            game=self.id,
+            players=players,
+            final=state.finished is not None,
+            not_checked=unchecked(state),
+            declared=("end of game (pile exhausted, declared)",) if state.declared_end else (),
+            provisional_data=state.board.provisional,
+            categories=CATEGORIES,
+        )
+
+    def outcome(self, state: ChinaState) -> Outcome | None:
+        if state.finished is None:
+            return None
+        winners, by_tiebreak = winners_from(self.score(state))
+        if len(winners) > 1:
+            reason = Message("Shared victory: equal points and equal pieces left in supply.", "共同胜利：分数相同且剩余棋子数相同。")
+        elif by_tiebreak:
+            reason = Message("Won on the tie-break: most pieces left in supply.", "按平局规则获胜：剩余棋子最多。")
+        else:
+            reason = Message("Most points.", "得分最高。")
+        return Outcome(state.finished, winners, reason, by_tiebreak)
+
+    # -- sensors ---------------------------------------------------------------------------
+    def visible_board(self, state: ChinaState) -> Board:
+        board = state.board
+        cells: dict[str, dict[Piece, int]] = {}
+        for s, o in enumerate(state.site_owner):
+            if o >= 0 or state.site_fortress[s]:
+                c = cells.setdefault(board.sites[s], {})
+                if o >= 0:
+                    c[Piece(state.players[o], HOUSE)] = 1
+                if state.site_fortress[s]:
+                    c[NEUTRAL_FORTRESS] = 1
+        for pi, counts in enumerate(state.emissaries):
+            for i, k in enumerate(counts):
+                if k:
+                    cells.setdefault(board.provinces[pi].dragon, {})[Piece(state.players[i], EMISSARY)] = k
+        return Board.from_counts(cells)
+
+    def explain(self, state: ChinaState, sensed: Board) -> tuple[Explanation[ChinaMove], ...]:
+        from scorer.games.china.explain import explain
+
+        return explain(self, state, sensed)
+
+    # -- records ---------------------------------------------------------------------------
+    def move_from_json(self, data: Mapping[str, Any]) -> ChinaMove:
+        return mv.move_from_json(data)
+
+    def move_to_json(self, move: ChinaMove) -> dict[str, Any]:
+        return mv.move_to_json(move)
+
+    def move_schema(self) -> Mapping[str, Any]:
+        return mv.MOVE_SCHEMA
+
+    def setup_schema(self) -> Mapping[str, Any]:
+        return {
+            "type": "object",
+            "required": ["players"],
+            "additionalProperties": False,
+            "properties": {
+                "players": {"type": "array", "minItems": 3, "maxItems": 5, "uniqueItems": True,
+                            "items": {"enum": ["blue", "green", "violet", "red", "yellow"]}},
+                "board": {"type": "string", "description": "shipped board id (china-a, china-b) or a board file path"},
+                "variants": {"type": "array", "items": {"enum": list(ChinaRules.VARIANTS)}, "uniqueItems": True},
+                "seed": {"type": "integer"},
+                "cards": {"enum": ["tracked", "untracked"]},
+                "deck": {"type": "array", "items": {"enum": list(CARD_COLOURS)}},
+            },
+        }
+
+    def describe_move(self, move: ChinaMove) -> Message:
+        if isinstance(move, Place):
+            en = ", ".join(f"{p.kind} on {p.space}" for p in move.placements)
+            zh = "，".join(f"{rules._kind_zh(p.kind)}放在 {p.space}" for p in move.placements)
+            pen, pzh = rules.player_label(move.player)
+            return Message(f"{pen}: {en}", f"{pzh}：{zh}")
+        if isinstance(move, Exchange):
+            pen, pzh = rules.player_label(move.player)
+            return Message(f"{pen} exchanges a card", f"{pzh}换了一张牌")
+        return Message("The draw pile ran out for the second time (declared)", "牌堆第二次用完（声明）")
+
+    def state_to_json(self, state: ChinaState) -> dict[str, Any]:
+        board = state.board
+        return {
+            "board": board.id,
+            "provisional_board": board.provisional,
+            "players": list(state.players),
+            "active": state.players[state.active] if state.finished is None else None,
+            "turn_number": state.turn_number,
+            "end_triggered": state.end_triggered,
+            "provinces": [
+                {
+                    "id": p.id,
+                    "name": p.label.to_json(),
+                    "colour": p.colour,
+                    "scored": state.scored[i],
+                    "houses": dict(zip(state.players, state.houses_in(i))),
+                    "emissaries": dict(zip(state.players, state.emissaries[i])),
+                    "emissary_cap": max(state.houses_in(i)),
+                }
+                for i, p in enumerate(board.provinces)
+            ],
+            "supply": {
+                pl: {"house": state.houses_left[i], "emissary": state.emissaries_left[i], "fortress": state.fortresses_left[i]}
+                for i, pl in enumerate(state.players)
+            },
+            "pile": len(state.cards.pile) if state.cards else None,
+            "effects": [{"kind": e.kind, "message": e.message.to_json(), "points": list(e.points)} for e in state.effects],
+        }
+
+
+# -- helpers shared with explain/simulate -----------------------------------------------------
+
+def _province_points(board: ChinaBoard, owner: list[int] | tuple[int, ...], fort: list[bool] | tuple[bool, ...], prov: int, n: int) -> list[int]:
+    counts = [0] * n
+    on_fortress = [False] * n
+    for s in board.province_sites[prov]:
+        o = owner[s]
+        if o >= 0:
+            counts[o] += 1
+            if fort[s]:
+                on_fortress[o] = True
+    return scoring.province_points(counts, on_fortress)
+
+
+def final_scoring(state: ChinaState) -> dict[str, Any]:
+    """Unscored provinces, alliances 1-15, roads (4.6): per-player lists plus road notes."""
+    board, n = state.board, state.n
+    provinces = [0] * n
+    for prov in range(len(board.provinces)):
+        if not state.scored[prov]:
+            for i, v in enumerate(_province_points(board, state.site_owner, state.site_fortress, prov, n)):
+                provinces[i] += v
+    alliances = scoring.alliance_points(board.alliances, state.emissaries, n)
+    roads = [0] * n
+    disputes, uncompared = [], []
+    doubled = [state.site_fortress[s] for s in range(len(board.sites))]
+    for i, pl in enumerate(state.players):
+        owned = [s for s, o in enumerate(state.site_owner) if o == i]
+        res = scoring.road_points(owned, board.neighbours, doubled)
+        roads[i] = res.points
+        if res.split_disputed:
+            disputes.append(f"{pl}: greedy {res.points}, best split {res.exhaustive_points}")
+        if not res.compared:
+            uncompared.append(pl)
+    return {"provinces": provinces, "alliances": alliances, "roads": roads, "disputes": tuple(disputes), "uncompared": tuple(uncompared)}
+
+
+def unchecked(state: ChinaState) -> tuple[Unchecked, ...]:
+    out = []
+    if state.unchecked_payments:
+        out.append(Unchecked("cards.payment", Message(
+            f"Cards were not declared for {state.unchecked_payments} placement turn(s): their payment was not checked.",
+            f"有 {state.unchecked_payments} 个放置回合没有声明所用的牌：这些回合的付牌没有检查。")))
+    if not state.rules.track_cards:
+        out.append(Unchecked("cards.hands", Message(
+            "Hands and the draw pile are not tracked: the end by pile exhaustion relies on a declaration.",
+            "没有记录手牌和牌堆：牌堆用完导致的结束依赖玩家声明。")))
+    if state.board.provisional:
+        out.append(Unchecked("board.provisional", Message(
+            f"Board {state.board.id} is provisional: alliance and road scoring use invented topology.",
+            f"版图 {state.board.id} 是临时数据：同盟和道路计分使用的是推测的拓扑。")))
+    if state.road_disputes:
+        out.append(Unchecked("roads.split", Message(
+            "Road split disputed (greedy longest-run rule vs best split): " + "; ".join(state.road_disputes) + ". The referee should confirm.",
+            "道路划分有争议（贪心最长路线与最优划分不同）：" + "；".join(state.road_disputes) + "。请裁判确认。")))
+    if state.road_uncompared:
+        out.append(Unchecked("roads.split_compare", Message(
+            "Road networks too branched to compare with every possible split for: " + ", ".join(state.road_uncompared) + ".",
+            "以下玩家的道路网络分支过多，未能与所有划分比较：" + "、".join(state.road_uncompared) + "。")))
+    return tuple(out)
+
+
+def can_anyone_place(state: ChinaState) -> bool:
+    """True while some player could still legally place some piece (ambiguity 12)."""
+    board = state.board
+    free_site = any(o < 0 for o in state.site_owner)
+    if free_site and any(h > 0 for h in state.houses_left):
+        return True
+    if any(state.emissaries_left):
+        for prov in range(len(board.provinces)):
+            if sum(state.emissaries[prov]) < max(state.houses_in(prov)):
+                return True
+    if any(state.fortresses_left):
+        if any(o < 0 and not f for o, f in zip(state.site_owner, state.site_fortress)):
+            return True
+    return False
+
+
+def placement_options(state: ChinaState) -> Iterator[tuple[tuple[Placement, ...], str]]:
+    """Legal piece placements of the active player (cards aside), with the province colour."""
+    board = state.board
+    p = state.active
+    kinds = [k for k, left in ((HOUSE, state.houses_left[p]), (EMISSARY, state.emissaries_left[p]), (FORTRESS, state.fortresses_left[p])) if left > 0]
+    for prov, province in enumerate(board.provinces):
+        spaces: list[Placement] = []
+        free = [board.sites[s] for s in board.province_sites[prov] if state.site_owner[s] < 0]
+        if HOUSE in kinds:
+            spaces += [Placement(HOUSE, SpaceId(s)) for s in free]
+        if FORTRESS in kinds and state.rules.fortress:
+            spaces += [Placement(FORTRESS, SpaceId(s)) for s in free if not state.site_fortress[board.site_index[s]]]
+        if EMISSARY in kinds:
+            spaces.append(Placement(EMISSARY, SpaceId(province.dragon)))
+        seen: set[tuple[Placement, ...]] = set()
+        for one in spaces:
+            cand = (one,)
+            if cand not in seen and not rules.violations(state, Place(state.players[p], cand)):
+                seen.add(cand)
+                yield cand, province.colour
+        for a, b in product(spaces, repeat=2):
+            cand = (a, b)
+            if cand in seen:
+                continue
+            if a.kind == b.kind and a.kind != EMISSARY and b.space <= a.space:
+                continue  # same kind on two sites: one order is enough
+            if not rules.violations(state, Place(state.players[p], cand)):
+                seen.add(cand)
+                yield cand, province.colour
+
+
+def payment_options(hand: tuple[str, ...], colour: str, pieces: int) -> list[tuple[str, ...]]:
+    out = set()
+    for k in range(1, min(3, len(hand)) + 1):
+        for combo in combinations(hand, k):
+            if cardlib.payment_ok(combo, colour, pieces):
+                out.add(tuple(sorted(combo)))
+    return sorted(out)
+
+
+def draw_options(state: ChinaState, played: tuple[str, ...]) -> list[tuple[str, ...]]:
+    assert state.cards is not None
+    need = len(played)
+    sources = ["pile"] + [f"display:{i}" for i in range(len(state.cards.display))]
+    out = []
+    for k in range(need, -1, -1):
+        for combo in product(sources, repeat=k):
+            if len(set(c for c in combo if c != "pile")) != sum(1 for c in combo if c != "pile"):
+                continue
+            _, why = cardlib.play_and_draw(state.cards, state.active, played, combo)
+            if not why:
+                out.append(combo)
+        if out:
+            break
+    return out
+
+
+GAME = ChinaGame()
