@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
@@ -75,6 +76,15 @@ class ChinaBoard:
             adj[a].add(b)
             adj[b].add(a)
         set_(self, "neighbours", tuple(tuple(sorted(n)) for n in adj))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.id, self.side, self.provisional, self.player_counts, self.provinces, self.alliances, self.roads)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, ChinaBoard) and self._key() == other._key())
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.roads))
 
     def province(self, pid: str) -> Province:
         return self.provinces[self.province_index[pid]]
@@ -204,11 +214,16 @@ def _connected(ids: list[str], pairs: set[frozenset[str]]) -> bool:
     return seen == set(ids)
 
 
+@lru_cache(maxsize=None)
+def shipped_board(ref: str) -> ChinaBoard:
+    text = resources.files("scorer.games.china").joinpath("boards", f"{ref}.json").read_text("utf-8")
+    return board_from_json(json.loads(text), where=f"board {ref}")
+
+
 def load_board(ref: str) -> ChinaBoard:
     """A shipped board id (``china-a``) or a path to a board file."""
     if ref in SHIPPED_BOARDS:
-        text = resources.files("scorer.games.china").joinpath("boards", f"{ref}.json").read_text("utf-8")
-        return board_from_json(json.loads(text), where=f"board {ref}")
+        return shipped_board(ref)
     if os.path.exists(ref) or ref.endswith(".json"):
         return board_from_json(read_json(ref, "board"), where=f"board {ref}")
     raise InvalidRecord(f"unknown board {ref!r}; shipped boards: {', '.join(SHIPPED_BOARDS)}, or give a file path")

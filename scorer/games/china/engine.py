@@ -13,7 +13,7 @@ from scorer.games.china import cards as cardlib
 from scorer.games.china import moves as mv
 from scorer.games.china import rules, scoring
 from scorer.games.china.board import CARD_COLOURS, ChinaBoard, default_board_for, load_board
-from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, DeclarePileExhausted, Exchange, Place, Placement
+from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, DeclarePileExhausted, Exchange, Pass, Place, Placement
 from scorer.games.china.state import (
     CATEGORIES,
     EMISSARIES_PER_PLAYER,
@@ -108,6 +108,8 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
             return self._exchange(state, move)
         if isinstance(move, DeclarePileExhausted):
             return self._declare_end(state)
+        if isinstance(move, Pass):
+            return self._end_turn(replace(state, effects=()))
         raise TypeError(f"not a China move: {move!r}")
 
     def _place(self, state: ChinaState, move: Place) -> ChinaState:
@@ -220,6 +222,8 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
             for discard in sorted(set(hand)):
                 for take in sources:
                     yield Exchange(player, discard, take)
+            if not self.violations(state, Pass(player)):
+                yield Pass(player)
         else:
             yield Exchange(player)
 
@@ -314,6 +318,9 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
         if isinstance(move, Exchange):
             pen, pzh = rules.player_label(move.player)
             return Message(f"{pen} exchanges a card", f"{pzh}换了一张牌")
+        if isinstance(move, Pass):
+            pen, pzh = rules.player_label(move.player)
+            return Message(f"{pen} passes (no possible action)", f"{pzh}无法行动，跳过")
         return Message("The draw pile ran out for the second time (declared)", "牌堆第二次用完（声明）")
 
     def state_to_json(self, state: ChinaState) -> dict[str, Any]:

@@ -57,7 +57,20 @@ class DeclarePileExhausted:
     declared = True
 
 
-ChinaMove = Place | Exchange | DeclarePileExhausted
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A player with no possible action lets the turn go by.
+
+    The rules are silent (it can happen in the last round, with the pile and display empty and a
+    hand that pays for nothing); with tracked cards the engine checks that no action was possible.
+    """
+
+    player: str
+
+    declared = True
+
+
+ChinaMove = Place | Exchange | DeclarePileExhausted | Pass
 
 
 def move_from_json(data: Mapping[str, Any], where: str = "move") -> ChinaMove:
@@ -73,9 +86,11 @@ def move_from_json(data: Mapping[str, Any], where: str = "move") -> ChinaMove:
             return Exchange(str(data["player"]), data.get("discard"), data.get("take"))
         if kind == "pile_exhausted":
             return DeclarePileExhausted()
+        if kind == "pass":
+            return Pass(str(data["player"]))
     except (KeyError, TypeError) as exc:
         raise InvalidRecord(f"missing or malformed field {exc}", where=where) from None
-    raise InvalidRecord(f"unknown move type {kind!r} (expected place, exchange or pile_exhausted)", where=f"{where}.type")
+    raise InvalidRecord(f"unknown move type {kind!r} (expected place, exchange, pass or pile_exhausted)", where=f"{where}.type")
 
 
 def move_to_json(move: ChinaMove) -> dict[str, Any]:
@@ -97,6 +112,8 @@ def move_to_json(move: ChinaMove) -> dict[str, Any]:
         if move.take is not None:
             out["take"] = move.take
         return out
+    if isinstance(move, Pass):
+        return {"type": "pass", "player": move.player}
     return {"type": "pile_exhausted"}
 
 
@@ -104,7 +121,7 @@ MOVE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["type"],
     "properties": {
-        "type": {"enum": ["place", "exchange", "pile_exhausted"]},
+        "type": {"enum": ["place", "exchange", "pass", "pile_exhausted"]},
         "at": {"type": "string", "description": "optional ISO-8601 timestamp"},
     },
     "allOf": [
@@ -145,6 +162,10 @@ MOVE_SCHEMA: dict[str, Any] = {
                     "take": {"type": "string", "pattern": "^(pile|display:[0-3])$"},
                 },
             },
+        },
+        {
+            "if": {"properties": {"type": {"const": "pass"}}},
+            "then": {"required": ["player"], "additionalProperties": False, "properties": {"type": {}, "at": {}, "player": {"type": "string"}}},
         },
         {
             "if": {"properties": {"type": {"const": "pile_exhausted"}}},

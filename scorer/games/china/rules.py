@@ -10,7 +10,7 @@ from __future__ import annotations
 from scorer.core.types import Colour, Message, SpaceId, Violation
 from scorer.games.china import cards as cardlib
 from scorer.games.china.board import CARD_COLOUR_ZH
-from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, DeclarePileExhausted, Exchange, Place
+from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, DeclarePileExhausted, Exchange, Pass, Place
 from scorer.games.china.state import ChinaState
 
 
@@ -39,6 +39,8 @@ def violations(state: ChinaState, move: ChinaMove) -> tuple[Violation, ...]:
         return tuple(_exchange(state, move))
     if isinstance(move, DeclarePileExhausted):
         return tuple(_declare(state))
+    if isinstance(move, Pass):
+        return tuple(_pass(state, move))
     return (_v("move.unknown", f"Unknown move {move!r}.", f"未知的行动 {move!r}。"),)
 
 
@@ -244,4 +246,21 @@ def _declare(state: ChinaState) -> list[Violation]:
                    "本局记录了卡牌：裁判会自动发现牌堆用完。")]
     if state.end_triggered:
         return [_v("declare.twice", "The end of the game was already triggered.", "游戏结束已经被触发过了。")]
+    return []
+
+
+def _pass(state: ChinaState, move: Pass) -> list[Violation]:
+    out = _turn(state, move.player)
+    if out or not (state.rules.track_cards and state.cards is not None):
+        return out  # untracked: a declared pass cannot be checked
+    cs = state.cards
+    if cs.hands[state.active] and (cs.pile or any(c is not None for c in cs.display)):
+        return [_v("pass.not_allowed", "You can still exchange a card, so you cannot pass.", "你还可以换牌，所以不能跳过。")]
+    from scorer.games.china.engine import payment_options, placement_options
+
+    hand = cs.hands[state.active]
+    for placements, colour in placement_options(state):
+        if payment_options(hand, colour, len(placements)):
+            return [_v("pass.not_allowed", "You can still place a piece with your cards, so you cannot pass.",
+                       "你的手牌还可以放置棋子，所以不能跳过。")]
     return []

@@ -71,7 +71,7 @@ def random_move(state: ChinaState, rng: random.Random, tries: int = 40) -> China
         move = Exchange(player, rng.choice(hand), rng.choice(takes))
         if not GAME.violations(state, move):
             return move
-    for move in GAME.legal_moves(state):  # exact fallback
+    for move in GAME.legal_moves(state):  # exact fallback (includes Pass when nothing else is possible)
         return move
     return None
 

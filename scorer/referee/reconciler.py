@@ -1,0 +1,535 @@
+"""Read the stable table as moves: the most likely *legal* explanation wins over the literal one.
+
+The reconciler compares the stable view (``scorer.referee.stabiliser``) with the board the rules
+engine expects, asks the game to explain the difference (``Game.explain``) and decides:
+
+* the table matches the engine -> nothing to do (an open flag is cleared: the table was put right);
+* a legal reading exists -> it is the *pending* move. The turn closes when
+  - an explicit signal arrives (turn-done button, dashboard, a card tapped on the reader),
+  - the reading is complete (the move cannot grow) and stayed on the table ``complete_grace`` s,
+  - the next player's piece appears (the rest of the table is then a legal start of their turn),
+  - nothing changed for ``quiet_timeout`` s (an incomplete move the player left as it is);
+* no legal reading -> a ``Flag`` naming the rule(s) broken, the spaces and the fix, raised as soon
+  as the involved spaces are stable, cleared as soon as the table is legal again.
+
+After an undo the undone move's pieces are still on the table; the reconciler then *waits for the
+table to match*: reading the undone move (or a part of it) again is shown as "take these back",
+never re-accepted, until the table matches the engine or the player does something else.
+
+A turn with nothing visible (China's card exchange) is closed only by an explicit signal; the
+move is then the game's invisible legal move. An out-of-turn piece is never read as "the active
+player must have exchanged".
+
+``offset`` (a ``BoardDiff``) is what an authorised override accepted on the table beyond the
+engine's board: the table is expected to be ``visible_board(state)`` plus the offset.
+
+Pure: no I/O, no threads, time comes in as ``now``. The reconciler keeps only the transient
+tracking (pending reading, open flag, armed signal, undo wait); the game state belongs to the
+session that applies the accepted moves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Sequence
+
+from scorer.core.game import Explanation, Game
+from scorer.core.types import Board, BoardDiff, Message, Piece, SpaceId, Violation
+from scorer.referee.stabiliser import StableView
+
+
+class CloseReason(StrEnum):
+    COMPLETE = "complete"  # a complete move stayed on the table for the grace time
+    TURN_DONE = "turn_done"  # the turn-done button or the dashboard
+    CARD = "card"  # cards tapped on the reader paid for the move
+    NEXT_PLAYER = "next_player"  # the next player's piece appeared
+    QUIET = "quiet_timeout"  # an incomplete move stayed unchanged for the quiet timeout
+
+
+class FlagKind(StrEnum):
+    ILLEGAL = "illegal"  # the table shows something no legal move explains
+    CARDS = "cards"  # the cards tapped do not pay for the pieces on the table
+
+
+@dataclass(frozen=True, slots=True)
+class ReconcilerSettings:
+    complete_grace: float = 1.0
+    quiet_timeout: float = 10.0
+    max_busy: float = 5.0  # a space unsettled longer than this no longer holds decisions back
+    signal_ttl: float = 5.0  # an explicit signal waits this long for the table to settle
+    close_on_complete: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("complete_grace", "quiet_timeout", "max_busy", "signal_ttl"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must not be negative")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A legal (possibly partial) move the table shows right now, not yet accepted."""
+
+    player: str | None
+    moves: tuple[Any, ...]
+    complete: bool
+    since: float
+    takeback: bool = False  # the pieces of an undone move, waiting to come off the table
+    cards: tuple[str, ...] = ()
+
+    def same(self, other: "Reading | None") -> bool:
+        return other is not None and (self.moves, self.takeback, self.complete) == (other.moves, other.takeback, other.complete)
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """The table is illegal: which rules, which spaces, what to do. ``moves``/``residual`` are the
+    reading used to name the rules (an override forces exactly this reading)."""
+
+    kind: FlagKind
+    violations: tuple[Violation, ...]
+    spaces: tuple[SpaceId, ...]
+    player: str | None
+    raised_at: float
+    moves: tuple[Any, ...] = ()
+    residual: BoardDiff = field(default_factory=BoardDiff)
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        return (self.kind, tuple((v.rule, v.spaces) for v in self.violations), self.residual)
+
+    @property
+    def message(self) -> Message:
+        return self.violations[0].message
+
+    @property
+    def fix(self) -> Message | None:
+        for v in self.violations:
+            if v.fix:
+                return v.fix
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "violations": [v.to_json() for v in self.violations],
+            "spaces": list(self.spaces),
+            "player": self.player,
+            "raised_at": self.raised_at,
+            "message": self.message.to_json(),
+            "fix": self.fix.to_json() if self.fix else None,
+            "residual": self.residual.to_json(),
+        }
+
+
+# -- decisions (what the session must do) ------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class AcceptMove:
+    moves: tuple[Any, ...]
+    reason: CloseReason
+    player: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseFlag:
+    flag: Flag
+    update: bool = False  # an open flag changed (another rule, other spaces)
+
+
+@dataclass(frozen=True, slots=True)
+class ClearFlag:
+    flag: Flag
+    reason: str  # "corrected" (table put right), "override", "undo", "reset"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingChanged:
+    reading: Reading | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableMatched:
+    """The table matches the engine again after an undo."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignalRefused:
+    reason: CloseReason
+    message: Message
+
+
+Decision = AcceptMove | RaiseFlag | ClearFlag | ReadingChanged | TableMatched | SignalRefused
+
+
+@dataclass(slots=True)
+class _Signal:
+    reason: CloseReason
+    at: float
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+def apply_offset(board: Board, offset: BoardDiff) -> Board:
+    """The engine's board plus what an override accepted (removals clamp at zero)."""
+    cells = board.as_dict()
+    for space, piece, n in offset.added:
+        cells.setdefault(space, Counter())[piece] += n
+    for space, piece, n in offset.removed:
+        c = cells.setdefault(space, Counter())
+        c[piece] = max(0, c[piece] - n)
+    return Board.from_counts(cells)
+
+
+def remove_offset(board: Board, offset: BoardDiff) -> Board:
+    """The sensed table translated back to what the engine should see."""
+    return apply_offset(board, BoardDiff(offset.removed, offset.added))
+
+
+def compose_offsets(first: BoardDiff, second: BoardDiff) -> BoardDiff:
+    """An offset equal to applying ``first`` then ``second`` to an empty-based reference."""
+    net: Counter[tuple[SpaceId, Piece]] = Counter()
+    for diff in (first, second):
+        for s, p, n in diff.added:
+            net[(s, p)] += n
+        for s, p, n in diff.removed:
+            net[(s, p)] -= n
+    added = tuple(sorted((s, p, n) for (s, p), n in net.items() if n > 0))
+    removed = tuple(sorted((s, p, -n) for (s, p), n in net.items() if n < 0))
+    return BoardDiff(added, removed)
+
+
+def _player_of(game: Game, state: Any) -> str | None:
+    active = game.turn(state).active
+    return active[0] if len(active) == 1 else None
+
+
+def _placements(moves: Sequence[Any]) -> Counter[Any] | None:
+    """The multiset of what a move put on the table, if the move says (``placements``)."""
+    out: Counter[Any] = Counter()
+    for m in moves:
+        items = getattr(m, "placements", None)
+        if items is None:
+            return None
+        out.update(items)
+    return out
+
+
+def is_part_of(moves: Sequence[Any], whole: Sequence[Any]) -> bool:
+    """``moves`` put down nothing but (some of) what ``whole`` put down."""
+    if tuple(moves) == tuple(whole):
+        return True
+    a, b = _placements(moves), _placements(whole)
+    if a is None or b is None:
+        return False
+    return all(b[k] >= n for k, n in a.items())
+
+
+def with_cards(move: Any, cards: Sequence[str]) -> Any:
+    """Attach tapped cards to a move that has a ``cards`` field (China's ``Place``)."""
+    if cards and dataclasses.is_dataclass(move) and any(f.name == "cards" for f in dataclasses.fields(move)):
+        return dataclasses.replace(move, cards=tuple(cards))
+    return move
+
+
+def unexplained_violations(residual: BoardDiff) -> tuple[Violation, ...]:
+    """Name what no rule reading covers, with the obvious fix."""
+    out = []
+    for space, piece, n in residual.added:
+        out.append(Violation(
+            "board.unexplained",
+            Message(f"{n} {piece.owner} {piece.kind}(s) on {space} that no legal move explains.",
+                    f"{space} 上有 {n} 个{piece.owner}的{piece.kind}，无法用合法行动解释。"),
+            (space,),
+            Message(f"Take the {piece.owner} {piece.kind} off {space}.", f"从 {space} 拿走{piece.owner}的{piece.kind}。"),
+        ))
+    for space, piece, n in residual.removed:
+        out.append(Violation(
+            "board.unexplained",
+            Message(f"{n} {piece.owner} {piece.kind}(s) missing from {space}.", f"{space} 上少了 {n} 个{piece.owner}的{piece.kind}。"),
+            (space,),
+            Message(f"Put the {piece.owner} {piece.kind} back on {space}.", f"把{piece.owner}的{piece.kind}放回 {space}。"),
+        ))
+    return tuple(out)
+
+
+# -- the reconciler ---------------------------------------------------------------------------
+
+class Reconciler:
+    """Decides, from one stable view at a time, what happened on the table (see module doc)."""
+
+    def __init__(self, game: Game, settings: ReconcilerSettings | None = None) -> None:
+        self.game = game
+        self.settings = settings or ReconcilerSettings()
+        self.flag: Flag | None = None
+        self.reading: Reading | None = None
+        self.suppressed: tuple[Any, ...] | None = None
+        self.cards: list[str] = []
+        self._signal: _Signal | None = None
+        self._busy_since: float | None = None
+        self._last_change = 0.0
+
+    # -- commands -------------------------------------------------------------------------
+    def signal(self, reason: CloseReason, now: float) -> None:
+        """Arm an explicit close signal; the next ``evaluate`` uses it (or refuses it)."""
+        self._signal = _Signal(reason, now)
+
+    def tap_card(self, card: str, now: float) -> None:
+        """A card tapped on the reader: it is part of this turn's payment and a close signal."""
+        self.cards.append(card)
+        self._signal = _Signal(CloseReason.CARD, now)
+
+    def after_undo(self, undone: Sequence[Any]) -> list[Decision]:
+        """Wait for the undone move's pieces to come off; never re-read them as a move."""
+        out: list[Decision] = []
+        self.suppressed = tuple(undone)
+        self._set_reading(None, out)
+        self._clear_flag("undo", out)
+        self.cards.clear()
+        self._signal = None
+        return out
+
+    def reset(self, reason: str = "reset") -> list[Decision]:
+        """Forget all tracking (after an override or a new game)."""
+        out: list[Decision] = []
+        self._set_reading(None, out)
+        self._clear_flag(reason, out)
+        self.suppressed = None
+        self.cards.clear()
+        self._signal = None
+        return out
+
+    # -- the decision -----------------------------------------------------------------------
+    def evaluate(self, state: Any, view: StableView, now: float, offset: BoardDiff = BoardDiff()) -> list[Decision]:
+        out: list[Decision] = []
+        game = self.game
+        busy = self._busy(view, now)
+        signal = self._signal
+        if signal is not None and now - signal.at > self.settings.signal_ttl and busy:
+            self._signal = signal = None
+            out.append(SignalRefused(CloseReason.TURN_DONE, Message(
+                "The table did not settle; press again when no hand is over the board.",
+                "版图上的棋子一直没有稳定；请在没有手遮挡版图时再按一次。")))
+        self._last_change = view.changed_at
+        expected = game.visible_board(state)
+        sensed = remove_offset(view.merged_with(apply_offset(expected, offset)), offset)
+        player = _player_of(game, state)
+
+        if game.outcome(state) is not None and sensed == expected:
+            self._set_reading(None, out)
+            self._clear_flag("corrected", out)
+            self._refuse_signal(out, Message("The game is over.", "游戏已经结束。"))
+            return out
+
+        if sensed == expected:
+            self._set_reading(None, out)
+            self._clear_flag("corrected", out)
+            if self.suppressed is not None:
+                self.suppressed = None
+                out.append(TableMatched())
+            if signal is not None and not busy:
+                self._signal = None
+                move = invisible_move(game, state)
+                if move is None:
+                    out.append(SignalRefused(signal.reason, Message(
+                        "Nothing to close: place your pieces first.", "没有可结束的行动：请先放置棋子。")))
+                else:
+                    self.cards.clear()
+                    out.append(AcceptMove((move,), signal.reason, player))
+            return out
+
+        explanations = game.explain(state, sensed)
+        legal = [e for e in explanations if e.legal and e.moves]
+        if legal:
+            return self._legal(state, legal[0], player, view, now, busy, out)
+
+        if self.suppressed is None:
+            closing = self._next_player_closes(state, sensed, explanations)
+            if closing is not None:
+                if busy:
+                    return out
+                self._clear_flag("corrected", out)
+                self._set_reading(None, out)
+                moves = tuple(with_cards(m, self.cards) for m in closing.moves)
+                if self.cards and any(game.violations(state, m) for m in moves):
+                    moves = closing.moves  # cards that do not pay this move stay unattached
+                self.cards.clear()
+                self._signal = None
+                out.append(AcceptMove(moves, CloseReason.NEXT_PLAYER, player))
+                return out
+
+        flag = self._flag_from(explanations, player, now)
+        involved = set(flag.spaces)
+        if involved & (set(view.unsettled) | set(view.occluded)) and busy:
+            return out  # a hand is still over the spaces in question: wait for them to settle
+        self._set_reading(None, out)
+        self._raise(flag, out)
+        self._refuse_signal(out, Message("The table is not legal yet: " + flag.message.en, "版图还不合法：" + flag.message.zh))
+        return out
+
+    def _legal(self, state: Any, best: Explanation, player: str | None, view: StableView, now: float, busy: bool,
+               out: list[Decision]) -> list[Decision]:
+        game = self.game
+        takeback = self.suppressed is not None and is_part_of(best.moves, self.suppressed)
+        reading = Reading(player, best.moves, best.complete, now, takeback, tuple(self.cards))
+        self._set_reading(reading, out)
+        signal = self._signal
+        if takeback:
+            if signal is None or busy:
+                self._clear_flag("corrected", out)
+                return out
+            self.suppressed = None  # an explicit signal accepts (a part of) the undone move again
+        elif self.suppressed is not None:
+            self.suppressed = None  # the player moved on to something else
+            out.append(TableMatched())
+        moves = tuple(with_cards(m, self.cards) for m in best.moves)
+        unpaid: tuple[Violation, ...] = ()
+        if self.cards:
+            unpaid = tuple(v for m in moves for v in game.violations(state, m))
+        if self.flag is not None and self.flag.kind == FlagKind.CARDS:
+            if not self.cards and self.flag.moves == best.moves:
+                return out  # still waiting for cards that pay (or an override)
+            if not unpaid:
+                self._clear_flag("corrected", out)
+        elif self.flag is not None:
+            self._clear_flag("corrected", out)
+        assert self.reading is not None
+        reason: CloseReason | None = None
+        quiet_since = max(self.reading.since, view.changed_at)
+        if busy:
+            reason = None
+        elif signal is not None:
+            reason = signal.reason
+            if reason == CloseReason.CARD and unpaid:
+                self._signal = reason = None  # more cards may follow: not paid yet
+        elif self.settings.close_on_complete and best.complete and now - self.reading.since >= self.settings.complete_grace:
+            reason = CloseReason.COMPLETE
+        elif now - quiet_since >= self.settings.quiet_timeout:
+            reason = CloseReason.QUIET
+        if reason is None:
+            return out
+        self._signal = None
+        if unpaid:
+            self.cards.clear()
+            flag = Flag(FlagKind.CARDS, unpaid, tuple(dict.fromkeys(s for v in unpaid for s in v.spaces)), player, now, best.moves)
+            self._raise(flag, out)
+            return out
+        self.cards.clear()
+        self._set_reading(None, out)
+        out.append(AcceptMove(moves, reason, player))
+        return out
+
+    def _next_player_closes(self, state: Any, sensed: Board, explanations: Sequence[Explanation]) -> Explanation | None:
+        """A legal move of the active player plus a legal start of the next player's turn."""
+        game = self.game
+        for e in explanations:
+            if not e.moves or not e.residual:
+                continue
+            try:
+                if any(game.violations(state, m) for m in e.moves):
+                    continue
+                after = state
+                for m in e.moves:
+                    after = game.apply_unchecked(after, m)
+            except Exception:  # a reading the engine cannot apply is simply not this case
+                continue
+            if game.outcome(after) is not None:
+                continue
+            if game.visible_board(after) == sensed:
+                return e
+            if any(x.legal and x.moves for x in game.explain(after, sensed)):
+                return e
+        return None
+
+    def _flag_from(self, explanations: Sequence[Explanation], player: str | None, now: float) -> Flag:
+        named = [e for e in explanations if e.violations]
+        if named:
+            best = min(named, key=lambda e: e.cost)
+            violations = best.violations
+            covered = {s for v in violations for s in v.spaces}
+            extra = BoardDiff(
+                tuple(x for x in best.residual.added if x[0] not in covered),
+                tuple(x for x in best.residual.removed if x[0] not in covered),
+            )
+            violations = violations + unexplained_violations(extra)
+        else:
+            best = min(explanations, key=lambda e: e.cost)
+            violations = unexplained_violations(best.residual) or (Violation(
+                "board.unexplained", Message("The table does not match any legal move.", "版图无法用任何合法行动解释。")),)
+        spaces = tuple(dict.fromkeys([s for v in violations for s in v.spaces] + list(best.residual.spaces)))
+        return Flag(FlagKind.ILLEGAL, violations, spaces, player, now, best.moves, best.residual)
+
+    # -- bookkeeping --------------------------------------------------------------------------
+    def _busy(self, view: StableView, now: float) -> bool:
+        if not view.busy:
+            self._busy_since = None
+            return False
+        if self._busy_since is None:
+            self._busy_since = now
+        return now - self._busy_since < self.settings.max_busy
+
+    def _set_reading(self, reading: Reading | None, out: list[Decision]) -> None:
+        if reading is None:
+            if self.reading is not None:
+                self.reading = None
+                out.append(ReadingChanged(None))
+            return
+        if reading.same(self.reading):
+            assert self.reading is not None
+            if reading.cards != self.reading.cards:
+                self.reading = dataclasses.replace(self.reading, cards=reading.cards)
+                out.append(ReadingChanged(self.reading))
+            return
+        self.reading = reading
+        out.append(ReadingChanged(reading))
+
+    def _raise(self, flag: Flag, out: list[Decision]) -> None:
+        if self.flag is None:
+            self.flag = flag
+            out.append(RaiseFlag(flag))
+        elif self.flag.key != flag.key:
+            self.flag = dataclasses.replace(flag, raised_at=self.flag.raised_at)
+            out.append(RaiseFlag(self.flag, update=True))
+
+    def _clear_flag(self, reason: str, out: list[Decision]) -> None:
+        if self.flag is not None:
+            out.append(ClearFlag(self.flag, reason))
+            self.flag = None
+
+    def _refuse_signal(self, out: list[Decision], message: Message) -> None:
+        if self._signal is not None:
+            out.append(SignalRefused(self._signal.reason, message))
+            self._signal = None
+            self.cards.clear()
+
+    def next_deadline(self, now: float) -> float | None:
+        """When a timed decision (grace, quiet timeout, busy cap, signal expiry) is next due."""
+        times = []
+        if self.reading is not None and not self.reading.takeback:
+            if self.reading.complete and self.settings.close_on_complete:
+                times.append(self.reading.since + self.settings.complete_grace)
+            times.append(max(self.reading.since, self._last_change) + self.settings.quiet_timeout)
+        if self._busy_since is not None:
+            times.append(self._busy_since + self.settings.max_busy)
+        if self._signal is not None:
+            times.append(self._signal.at + self.settings.signal_ttl)
+        future = [t for t in times if t > now - 1e-9]
+        return min(future) if future else None
+
+
+def invisible_move(game: Game, state: Any, limit: int = 20000) -> Any | None:
+    """A legal move that leaves the visible board unchanged (China: a card exchange), if any."""
+    before = game.visible_board(state)
+    for i, move in enumerate(game.legal_moves(state)):
+        if i >= limit:
+            break
+        if getattr(move, "placements", None):
+            continue
+        try:
+            if game.visible_board(game.apply_unchecked(state, move)) == before:
+                return move
+        except Exception:
+            continue
+    return None
