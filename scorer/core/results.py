@@ -88,6 +88,7 @@ class Termination(StrEnum):
     LAST_TOKEN = "last_token"
     ROUNDS_COMPLETE = "rounds_complete"
     PYRAMID_COMPLETE = "pyramid_complete"
+    PRICE_TABLES_FULL = "price_tables_full"
     BLOCKED = "blocked"
     HEGEMONY = "hegemony"
     ANNIHILATION = "annihilation"

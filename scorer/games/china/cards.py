@@ -23,10 +23,15 @@ def payment_ok(cards: Sequence[str], province_colour: str, pieces: int) -> bool:
     """
     if not 1 <= len(cards) <= 3:
         return False
-    counts = Counter(cards)
-    matching = counts.pop(province_colour, 0)
+    matching = 0
+    others: dict[str, int] = {}
+    for c in cards:
+        if c == province_colour:
+            matching += 1
+        else:
+            others[c] = others.get(c, 0) + 1
     pairs = 0
-    for n in counts.values():
+    for n in others.values():
         if n % 2:
             return False
         pairs += n // 2
@@ -84,6 +89,7 @@ class _Pile:
         self.display = list(cs.display)
         self.discard = list(cs.discard)
         self.hands = [list(h) for h in cs.hands]
+        self.original_hands = cs.hands
         self.exhaustions = cs.exhaustions
         self.seed = cs.seed
 
@@ -124,26 +130,45 @@ class _Pile:
             if c is None and self.pile:
                 self.display[i] = self.draw_pile()
 
-    def freeze(self) -> CardState:
-        return CardState(
-            tuple(self.pile),
-            tuple(self.display),
-            tuple(self.discard),
-            tuple(tuple(sorted(h)) for h in self.hands),
-            self.exhaustions,
-            self.seed,
-        )
+    def freeze(self, changed: int | None = None) -> CardState:
+        """Back to an immutable value; only the ``changed`` hand is re-sorted when given."""
+        if changed is None:
+            hands = tuple(tuple(sorted(h)) for h in self.hands)
+        else:
+            hands = self.original_hands[:changed] + (tuple(sorted(self.hands[changed])),) + self.original_hands[changed + 1 :]
+        return CardState(tuple(self.pile), tuple(self.display), tuple(self.discard), hands, self.exhaustions, self.seed)
 
 
 def hand_has(hand: Sequence[str], cards: Sequence[str]) -> bool:
-    need = Counter(cards)
-    have = Counter(hand)
-    return all(have[c] >= n for c, n in need.items())
+    rest = list(hand)
+    for c in cards:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    return True
+
+
+_last_play: tuple[Any, Any] = (None, None)  # one slot, replaced atomically (thread-safe)
 
 
 def play_and_draw(cs: CardState, player: int, played: Sequence[str], draws: Sequence[str]) -> tuple[CardState | None, str]:
     """Resolve a placement turn's cards. Returns (new state, "") or (None, reason) if the draws
-    are not a valid refill to the hand size."""
+    are not a valid refill to the hand size.
+
+    Checking a move and applying it resolve the same cards; the last result is remembered
+    (keyed by the inputs, values are immutable) so the pair costs one resolution.
+    """
+    global _last_play
+    key = (cs, player, tuple(played), tuple(draws))
+    last_key, last_result = _last_play
+    if last_key is not None and last_key[0] is cs and last_key[1:] == key[1:]:
+        return last_result
+    result = _play_and_draw(cs, player, played, draws)
+    _last_play = (key, result)
+    return result
+
+
+def _play_and_draw(cs: CardState, player: int, played: Sequence[str], draws: Sequence[str]) -> tuple[CardState | None, str]:
     work = _Pile(cs)
     hand = work.hands[player]
     for c in played:
@@ -160,7 +185,7 @@ def play_and_draw(cs: CardState, player: int, played: Sequence[str], draws: Sequ
     if len(hand) < size and work.can_take():
         return None, f"the hand holds {len(hand)} cards after drawing; refill it to {size}"
     work.refill_display()
-    return work.freeze(), ""
+    return work.freeze(player), ""
 
 
 def exchange(cs: CardState, player: int, discard: str, take: str) -> tuple[CardState | None, str]:
@@ -175,7 +200,7 @@ def exchange(cs: CardState, player: int, discard: str, take: str) -> tuple[CardS
         return None, f"cannot take a card from {take}"
     hand.append(card)
     work.refill_display()
-    return work.freeze(), ""
+    return work.freeze(player), ""
 
 
 def with_hand(cs: CardState, player: int, hand: Sequence[str]) -> CardState:

@@ -109,61 +109,62 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
         if isinstance(move, DeclarePileExhausted):
             return self._declare_end(state)
         if isinstance(move, Pass):
-            return self._end_turn(replace(state, effects=()))
+            return self._end_turn(state, effects=())
         raise TypeError(f"not a China move: {move!r}")
 
     def _place(self, state: ChinaState, move: Place) -> ChinaState:
         board, p = state.board, state.active
         owner = list(state.site_owner)
-        fort = list(state.site_fortress)
-        emiss = [list(e) for e in state.emissaries]
-        scored = list(state.scored)
-        points = [list(x) for x in state.points]
-        houses_left, emissaries_left, forts_left = list(state.houses_left), list(state.emissaries_left), list(state.fortresses_left)
+        fort = state.site_fortress
+        emiss = state.emissaries
+        scored = state.scored
+        points = state.points
+        houses_left, emissaries_left, forts_left = state.houses_left, state.emissaries_left, state.fortresses_left
         effects: list[Effect] = []
         for pl in move.placements:
             if pl.kind == HOUSE:
                 s = board.site_index[pl.space]
                 owner[s] = p
-                houses_left[p] -= 1
+                houses_left = _dec(houses_left, p)
                 prov = board.site_province[s]
                 if not scored[prov] and all(owner[x] >= 0 for x in board.province_sites[prov]):
                     pts = _province_points(board, owner, fort, prov, state.n)
-                    for i, v in enumerate(pts):
-                        points[i][0] += v
-                    scored[prov] = True
+                    points = tuple((row[0] + pts[i], row[1], row[2]) for i, row in enumerate(points))
+                    scored = scored[:prov] + (True,) + scored[prov + 1 :]
                     name = board.provinces[prov].label
                     effects.append(Effect("province_scored", Message(f"{name.en} is full and scores its houses.", f"{name.zh}已满，计算房屋得分。"), tuple(pts), prov))
             elif pl.kind == FORTRESS:
-                fort[board.site_index[pl.space]] = True
-                forts_left[p] -= 1
+                s = board.site_index[pl.space]
+                fort = fort[:s] + (True,) + fort[s + 1 :]
+                forts_left = _dec(forts_left, p)
             else:
-                emiss[board.dragon_index[pl.space]][p] += 1
-                emissaries_left[p] -= 1
+                prov = board.dragon_index[pl.space]
+                row = emiss[prov]
+                emiss = emiss[:prov] + (row[:p] + (row[p] + 1,) + row[p + 1 :],) + emiss[prov + 1 :]
+                emissaries_left = _dec(emissaries_left, p)
         cs = state.cards
         if state.rules.track_cards and cs is not None and move.cards is not None and move.draws is not None:
             cs, _ = cardlib.play_and_draw(cs, p, move.cards, move.draws)
-        new = replace(
+        return self._end_turn(
             state,
             site_owner=tuple(owner),
-            site_fortress=tuple(fort),
-            emissaries=tuple(tuple(e) for e in emiss),
-            scored=tuple(scored),
-            houses_left=tuple(houses_left),
-            emissaries_left=tuple(emissaries_left),
-            fortresses_left=tuple(forts_left),
-            points=tuple(tuple(x) for x in points),  # type: ignore[arg-type]
+            site_fortress=fort,
+            emissaries=emiss,
+            scored=scored,
+            houses_left=houses_left,
+            emissaries_left=emissaries_left,
+            fortresses_left=forts_left,
+            points=points,
             cards=cs,
             unchecked_payments=state.unchecked_payments + (move.cards is None),
             effects=tuple(effects),
         )
-        return self._end_turn(new)
 
     def _exchange(self, state: ChinaState, move: Exchange) -> ChinaState:
         cs = state.cards
         if state.rules.track_cards and cs is not None and move.discard is not None and move.take is not None:
             cs, _ = cardlib.exchange(cs, state.active, move.discard, move.take)
-        return self._end_turn(replace(state, cards=cs, effects=()))
+        return self._end_turn(state, cards=cs, effects=())
 
     def _declare_end(self, state: ChinaState) -> ChinaState:
         new = replace(state, end_triggered=True, declared_end=True, effects=())
@@ -171,10 +172,12 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
             return self._finish(new, Termination.DECK_EXHAUSTED)
         return new
 
-    def _end_turn(self, state: ChinaState) -> ChinaState:
+    def _end_turn(self, state: ChinaState, **changes: Any) -> ChinaState:
+        """Apply the turn's changes and pass the turn on; then check both endings."""
         mover = state.active
-        triggered = state.end_triggered or (state.cards is not None and state.cards.exhaustions >= 2)
-        state = replace(state, active=(mover + 1) % state.n, turn_number=state.turn_number + 1, end_triggered=triggered)
+        cards_ = changes.get("cards", state.cards)
+        triggered = state.end_triggered or (cards_ is not None and cards_.exhaustions >= 2)
+        state = replace(state, active=(mover + 1) % state.n, turn_number=state.turn_number + 1, end_triggered=triggered, **changes)
         if triggered and mover == state.n - 1:
             return self._finish(state, Termination.DECK_EXHAUSTED)
         if not can_anyone_place(state):
@@ -354,6 +357,10 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
 
 
 # -- helpers shared with explain/simulate -----------------------------------------------------
+
+def _dec(values: tuple[int, ...], i: int) -> tuple[int, ...]:
+    return values[:i] + (values[i] - 1,) + values[i + 1 :]
+
 
 def _province_points(board: ChinaBoard, owner: list[int] | tuple[int, ...], fort: list[bool] | tuple[bool, ...], prov: int, n: int) -> list[int]:
     counts = [0] * n

@@ -300,6 +300,17 @@ def _take_dragon(state: MingState, p: int, move: TakeDragon) -> list[Violation]:
 
 # -- phase 3 ------------------------------------------------------------------------------------
 
+def _deploy_shape(deploy: int, cloister: bool) -> list[Violation]:
+    if not 0 <= deploy <= MAX_DEPLOY:
+        return [_v("deploy.max_three", f"At most {MAX_DEPLOY} family members are deployed per turn, not {deploy}.",
+                   f"每回合最多部署 {MAX_DEPLOY} 个皇亲，不能部署 {deploy} 个。",
+                   fix=(f"Take {deploy - MAX_DEPLOY} back to the province space.", f"请把 {deploy - MAX_DEPLOY} 个放回省份区域。") if deploy > MAX_DEPLOY else None)]
+    if cloister and deploy < 1:
+        return [_v("deploy.cloister_needs_member", "Only one of the family members deployed this turn can go into the cloister.",
+                   "只有本回合部署的皇亲才能放进庙宇。")]
+    return []
+
+
 def _deploy(state: MingState, p: int, district: int, deploy: int, cloister: bool) -> list[Violation]:
     board = state.board
     name = board.districts[district]
@@ -307,13 +318,6 @@ def _deploy(state: MingState, p: int, district: int, deploy: int, cloister: bool
     space = province_space(board.provinces[prov].id)
     en, zh = player_label(state.players[p])
     out: list[Violation] = []
-    if not 0 <= deploy <= MAX_DEPLOY:
-        return [_v("deploy.max_three", f"At most {MAX_DEPLOY} family members are deployed per turn, not {deploy}.",
-                   f"每回合最多部署 {MAX_DEPLOY} 个皇亲，不能部署 {deploy} 个。", (name,),
-                   (f"Take {deploy - MAX_DEPLOY} back to {space}.", f"请把 {deploy - MAX_DEPLOY} 个放回 {space}。") if deploy > MAX_DEPLOY else None)]
-    if cloister and deploy < 1:
-        return [_v("deploy.cloister_needs_member", "Only one of the family members deployed this turn can go into the cloister.",
-                   "只有本回合部署的皇亲才能放进庙宇。", (cloister_space(name),))]
     if deploy == 0:
         return out
     if state.cloister[district] == p:
@@ -357,6 +361,9 @@ def _pay(state: MingState, p: int, cards: tuple[str, ...]) -> tuple[Hand | None,
 def _move_prince(state: MingState, p: int, move: MovePrince) -> list[Violation]:
     board = state.board
     en, zh = player_label(state.players[p])
+    shape = _deploy_shape(move.deploy, move.cloister)
+    if shape:
+        return shape
     if not move.path:
         return [_v("move.no_steps", "A move takes at least one step; to keep the prince in place, stay instead.",
                    "移动至少要走一步；如果太子不动，请选择留在原地。")]
@@ -427,6 +434,9 @@ def _move_prince(state: MingState, p: int, move: MovePrince) -> list[Violation]:
 
 def _stay(state: MingState, p: int, move: Stay) -> list[Violation]:
     en, zh = player_label(state.players[p])
+    shape = _deploy_shape(move.deploy, move.cloister)
+    if shape:
+        return shape
     if move.card is None:
         if state.rules.cards_required:
             return [_v("cards.required", "This game tracks every card: say which card was discarded.", "本局记录所有卡牌：请说明弃掉了哪张牌。")]

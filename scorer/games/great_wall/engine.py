@@ -1,0 +1,749 @@
+"""The Great Wall engine: ``scorer.core.Game`` for The Great Wall of China (rules/great-wall.md).
+
+Moves are single actions; everything else happens by itself inside ``apply_unchecked``: the
+mandatory progress check at the start of every turn (claims, section clearing and refill), the end
+of a turn after two actions, the last round and its final checks, and the immediate end when the
+last token is taken.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from itertools import combinations_with_replacement
+from typing import Any, Iterator, Mapping, Sequence
+
+from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo
+from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
+from scorer.core.types import Board, InvalidRecord, Message, Piece
+from scorer.games.great_wall import moves as mv
+from scorer.games.great_wall import rules
+from scorer.games.great_wall.data import DRAGON, KIND_INDEX, KINDS, SPECIAL_KINDS, DeckSpec, load_deck
+from scorer.games.great_wall.moves import CardRef, Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_index, section_space
+from scorer.games.great_wall.state import CAT_FIRST, CAT_SECOND, CATEGORIES, Effect, GreatWallRules, GreatWallState, Section
+from scorer.games.great_wall.values import Card, progress
+
+PLAYER_COLOURS = mv.PLAYER_COLOURS
+NONE, FIRST_CHOICE, FIRST_AUTO, SECOND = 0, 1, 2, 3
+
+
+def token_kind(value: int) -> str:
+    return f"token-{value}"
+
+
+class GreatWallGame(Game[GreatWallState, GreatWallMove]):
+    id = "great_wall"
+    name = Message("The Great Wall of China", "中国长城")
+    min_players = 2
+    max_players = 5
+
+    # -- set-up -----------------------------------------------------------------------------
+    def setup(self, options: SetupOptions) -> GreatWallState:
+        players = tuple(options.players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise InvalidRecord(f"The Great Wall is for 2 to 5 players, not {len(players)}", where="setup.players")
+        for p in players:
+            if p not in PLAYER_COLOURS:
+                raise InvalidRecord(f"{p!r} is not a Great Wall colour ({', '.join(PLAYER_COLOURS)})", where="setup.players")
+        if len(set(players)) != len(players):
+            raise InvalidRecord("each player needs a different colour", where="setup.players")
+        unknown = set(options.variants) - set(GreatWallRules.VARIANTS)
+        if unknown:
+            raise InvalidRecord(f"unknown variant(s) {sorted(unknown)}; known: {', '.join(GreatWallRules.VARIANTS)}", where="setup.variants")
+        mode = options.get("cards", "untracked")
+        if mode not in ("tracked", "untracked"):
+            raise InvalidRecord("cards must be 'tracked' or 'untracked'", where="setup.cards")
+        track = mode == "tracked"
+        deck = load_deck(options.get("deck"))
+        special = options.get("special_counts")
+        if special is not None:
+            deck = deck.with_special_counts(dict(special))
+        flags = {v: (v in options.variants) for v in GreatWallRules.VARIANTS}
+        rules_ = GreatWallRules(track_cards=track, **flags)
+        n = len(players)
+        token_order = options.get("token_order")
+        deck_orders = options.get("deck_orders")
+        if not track and (token_order is not None or deck_orders is not None):
+            raise InvalidRecord("token_order and deck_orders need cards: tracked", where="setup.cards")
+        if track and options.seed is None and (token_order is None or deck_orders is None):
+            raise InvalidRecord("tracked cards need a seed, or both token_order and deck_orders", where="setup.seed")
+        seed = options.seed if options.seed is not None else 0
+        if track:
+            supply = _token_order(deck, seed, token_order)
+            decks = _deck_orders(deck, seed, players, deck_orders)
+            hands = []
+            for d in decks:
+                counts = [0] * len(KINDS)
+                for c in d[: deck.hand_size]:
+                    counts[KIND_INDEX[c]] += 1
+                hands.append(tuple(counts))
+            decks_t: tuple[tuple[str, ...], ...] | None = tuple(tuple(d[deck.hand_size:]) for d in decks)
+            hands_t: tuple[tuple[int, ...], ...] | None = tuple(hands)
+        else:
+            supply = tuple(sorted(deck.token_list()))
+            decks_t = hands_t = None
+        sections = tuple(Section(awaiting_reveal=not track) for _ in range(deck.sections_for(n)))
+        state = GreatWallState(
+            players=players,
+            rules=rules_,
+            deck=deck,
+            sections=sections,
+            supply=supply,
+            boxed=(),
+            first_tokens=((),) * n,
+            second_tokens=((),) * n,
+            hand_sizes=(deck.hand_size,) * n,
+            deck_sizes=(sum(deck.counts) - deck.hand_size,) * n,
+            played=((0,) * len(KINDS),) * n,
+            hands=hands_t,
+            decks=decks_t,
+        )
+        work = _Work(state)
+        if track:
+            for s in range(len(sections)):
+                work.refill(s)
+        work.run()
+        return work.freeze()
+
+    def turn(self, state: GreatWallState) -> TurnInfo:
+        if state.finished is not None:
+            return TurnInfo((), phase="over", round=None, awaiting="none")
+        rnd = state.turn_number // state.n + 1
+        player = state.players[state.active]
+        waiting = state.awaiting_reveal
+        if waiting >= 0:
+            sp = section_space(waiting)
+            return TurnInfo((player,), phase="setup" if state.turn_number == 0 and state.checking and not any(s.cards for s in state.sections) else "check",
+                            round=rnd, awaiting="token_reveal",
+                            prompt=Message(f"Reveal 2 tokens from the face-down supply at {sp} and enter their values.",
+                                           f"从面朝下的标记堆翻开 2 个标记放到 {sp}，并输入它们的分值。"))
+        phase = "final_checks" if state.in_final_checks else ("last_round" if state.last_round_by >= 0 else "play")
+        if state.pending_claim >= 0:
+            sp = section_space(state.pending_claim)
+            values = " or ".join(str(v) for v in state.sections[state.pending_claim].tokens)
+            pen, pzh = rules.player_label(player)
+            return TurnInfo((player,), phase=phase, round=rnd, awaiting="claim_choice",
+                            prompt=Message(f"{pen} leads at {sp}: choose a token ({values}) and lay it on one of your cards there.",
+                                           f"{pzh}在 {sp} 领先：选择一个标记（{values.replace(' or ', '或')}）放在你在那里的一张牌上。"))
+        return TurnInfo((player,), phase=phase, round=rnd, awaiting="move")
+
+    # -- legality and effects ---------------------------------------------------------------
+    def violations(self, state: GreatWallState, move: GreatWallMove) -> tuple:
+        return rules.violations(state, move)
+
+    def apply_unchecked(self, state: GreatWallState, move: GreatWallMove) -> GreatWallState:
+        work = _Work(state)
+        if isinstance(move, Play):
+            work.play(move)
+        elif isinstance(move, Draw):
+            work.draw(move)
+        elif isinstance(move, Pass):
+            work.pass_()
+        elif isinstance(move, Claim):
+            work.claim(move)
+        elif isinstance(move, Reveal):
+            work.reveal(move)
+        else:
+            raise TypeError(f"not a Great Wall move: {move!r}")
+        work.run()
+        return work.freeze()
+
+    # -- enumerating moves ------------------------------------------------------------------
+    def legal_moves(self, state: GreatWallState) -> Iterator[GreatWallMove]:
+        if state.finished is not None:
+            return
+        waiting = state.awaiting_reveal
+        if waiting >= 0:
+            if state.rules.track_cards:
+                return
+            sp = section_space(waiting)
+            values = sorted(set(state.supply))
+            need = min(2, len(state.supply))
+            for pair in combinations_with_replacement(values, need):
+                move = Reveal(sp, pair)
+                if not rules.violations(state, move):
+                    yield move
+            return
+        player = state.players[state.active]
+        if state.pending_claim >= 0:
+            sp = section_space(state.pending_claim)
+            for v in sorted(set(state.sections[state.pending_claim].tokens)):
+                yield Claim(player, sp, v)
+            return
+        p = state.active
+        if state.deck_sizes[p] > 0:
+            yield Draw(player)
+        for move in play_options(state):
+            yield move
+        passing = Pass(player)
+        if not rules.violations(state, passing):
+            yield passing
+
+    # -- results -------------------------------------------------------------------------------
+    def score(self, state: GreatWallState) -> Scoreboard:
+        final = final_scoring(state)
+        players = tuple(
+            PlayerScore(
+                player=pl,
+                total=final["total"][i],
+                breakdown=((CAT_FIRST, final[CAT_FIRST][i]), (CAT_SECOND, final[CAT_SECOND][i])),
+                tiebreak=(),
+            )
+            for i, pl in enumerate(state.players)
+        )
+        declared = []
+        if not state.rules.track_cards:
+            declared.append("draws: hand and deck sizes (and so the last-round trigger) follow the declared draw moves")
+        if state.declared_passes:
+            declared.append(f"passes: {state.declared_passes} action(s) passed on the player's declaration that nothing could be played")
+        return Scoreboard(
+            game=self.id,
+            players=players,
+            final=state.finished is not None,
+            not_checked=unchecked(state),
+            declared=tuple(declared),
+            provisional_data=state.deck.provisional,
+            categories=CATEGORIES,
+        )
+
+    def outcome(self, state: GreatWallState) -> Outcome | None:
+        if state.finished is None:
+            return None
+        winners, _ = winners_from(self.score(state))
+        if len(winners) > 1:
+            reason = Message("Shared victory: equal token totals (the rules have no tie-break).", "共同胜利：标记总分相同（规则没有平局判定）。")
+        else:
+            reason = Message("Highest token total.", "标记总分最高。")
+        return Outcome(state.finished, winners, reason, False)
+
+    # -- sensors ---------------------------------------------------------------------------
+    def visible_board(self, state: GreatWallState) -> Board:
+        """Cards and tokens per section. A covered card stays on the board under its dragon;
+        a claimed token lies in its section as ``Piece(<player>, "token-<v>")``."""
+        cells: dict[str, dict[Piece, int]] = {}
+        for s, sec in enumerate(state.sections):
+            c: dict[Piece, int] = {}
+            for card in sec.cards:
+                piece = Piece(state.players[card.owner], card.kind)
+                c[piece] = c.get(piece, 0) + 1
+            for v in sec.tokens:
+                piece = Piece("neutral", token_kind(v))
+                c[piece] = c.get(piece, 0) + 1
+            if sec.claimed_owner >= 0:
+                piece = Piece(state.players[sec.claimed_owner], token_kind(sec.claimed_value))
+                c[piece] = c.get(piece, 0) + 1
+            if c:
+                cells[section_space(s)] = c
+        return Board.from_counts(cells)
+
+    def explain(self, state: GreatWallState, sensed: Board) -> tuple[Explanation[GreatWallMove], ...]:
+        from scorer.games.great_wall.explain import explain
+
+        return explain(self, state, sensed)
+
+    # -- records ---------------------------------------------------------------------------
+    def move_from_json(self, data: Mapping[str, Any]) -> GreatWallMove:
+        return mv.move_from_json(data)
+
+    def move_to_json(self, move: GreatWallMove) -> dict[str, Any]:
+        return mv.move_to_json(move)
+
+    def move_schema(self) -> Mapping[str, Any]:
+        return mv.MOVE_SCHEMA
+
+    def setup_schema(self) -> Mapping[str, Any]:
+        return {
+            "type": "object",
+            "required": ["players"],
+            "additionalProperties": False,
+            "properties": {
+                "players": {"type": "array", "minItems": 2, "maxItems": 5, "uniqueItems": True,
+                            "items": {"enum": list(PLAYER_COLOURS)},
+                            "description": "seating (clockwise) order; the first player starts"},
+                "variants": {"type": "array", "items": {"enum": list(GreatWallRules.VARIANTS)}, "uniqueItems": True},
+                "seed": {"type": "integer"},
+                "cards": {"enum": ["tracked", "untracked"],
+                          "description": "tracked: decks, hands and token supply simulated from the seed; untracked (default): a real table"},
+                "deck": {"type": "string", "description": "shipped deck id (great-wall-provisional) or a deck file path"},
+                "special_counts": {
+                    "type": "object",
+                    "required": list(SPECIAL_KINDS),
+                    "additionalProperties": False,
+                    "properties": {k: {"type": "integer", "minimum": 1, "maximum": 9} for k in SPECIAL_KINDS},
+                    "description": "the special-card split of your own deck (adds up to 9)",
+                },
+                "token_order": {"type": "array", "minItems": 36, "maxItems": 36, "items": {"type": "integer", "minimum": 1, "maximum": 9},
+                                "description": "tracked: the face-down supply in reveal order"},
+                "deck_orders": {"type": "object", "additionalProperties": {"type": "array", "items": {"enum": list(KINDS)}},
+                                "description": "tracked: each colour's deck, top first (the first 5 are the starting hand)"},
+            },
+        }
+
+    def describe_move(self, move: GreatWallMove) -> Message:
+        if isinstance(move, Play):
+            pen, pzh = rules.player_label(move.player)
+            en, zh = rules.cards_label(move.cards)
+            extra_en = " (free cavalry play)" if move.free else ""
+            extra_zh = "（免费骑兵出牌）" if move.free else ""
+            return Message(f"{pen} plays {en} at {move.section}{extra_en}", f"{pzh}在 {move.section} 打出{zh}{extra_zh}")
+        if isinstance(move, Draw):
+            pen, pzh = rules.player_label(move.player)
+            return Message(f"{pen} draws a card", f"{pzh}抓了一张牌")
+        if isinstance(move, Pass):
+            pen, pzh = rules.player_label(move.player)
+            return Message(f"{pen} passes an action (nothing possible)", f"{pzh}放弃一个行动（无法行动）")
+        if isinstance(move, Claim):
+            pen, pzh = rules.player_label(move.player)
+            return Message(f"{pen} claims the {move.token} at {move.section}", f"{pzh}宣占 {move.section} 的 {move.token} 分标记")
+        if isinstance(move, Reveal):
+            vals = " and ".join(str(v) for v in move.tokens)
+            return Message(f"Tokens {vals} revealed at {move.section}", f"{move.section} 翻开了标记 {vals.replace(' and ', '和')}")
+        return Message(repr(move), repr(move))
+
+    def state_to_json(self, state: GreatWallState) -> dict[str, Any]:
+        how = state.rules.valuation
+        out_sections = []
+        for s, sec in enumerate(state.sections):
+            prog = progress(sec.cards, state.n, sec.claimed_owner, sec.claimed_value, how)
+            out_sections.append({
+                "id": section_space(s),
+                "tokens": list(sec.tokens),
+                "claimed": ({"player": state.players[sec.claimed_owner], "token": sec.claimed_value, "card": sec.claimed_card + 1}
+                            if sec.claimed_owner >= 0 else None),
+                "cards": [{"player": state.players[c.owner], "kind": c.kind, "covers": c.covers + 1 if c.covers >= 0 else None}
+                          for c in sec.cards],
+                "progress": dict(zip(state.players, prog)),
+                "dead": sec.dead,
+                "awaiting_reveal": sec.awaiting_reveal,
+            })
+        return {
+            "players": list(state.players),
+            "active": state.players[state.active] if state.finished is None else None,
+            "turn_number": state.turn_number,
+            "actions_done": state.actions_done,
+            "free_cavalry_used": state.free_used,
+            "last_round_by": state.players[state.last_round_by] if state.last_round_by >= 0 else None,
+            "sections": out_sections,
+            "supply_left": len(state.supply),
+            "boxed": list(state.boxed),
+            "hand_sizes": dict(zip(state.players, state.hand_sizes)),
+            "deck_sizes": dict(zip(state.players, state.deck_sizes)),
+            "tokens_on_cards_at_end": stranded_tokens(state) if state.finished is not None else None,
+            "provisional_deck": state.deck.provisional,
+            "effects": [{"kind": e.kind, "message": e.message.to_json(), "player": e.player,
+                         "section": section_space(e.section) if e.section is not None else None, "tokens": list(e.tokens)}
+                        for e in state.effects],
+        }
+
+
+# -- the automatic flow --------------------------------------------------------------------------
+
+class _Work:
+    """Mutable working copy of a state while one move and its automatic effects are resolved."""
+
+    def __init__(self, st: GreatWallState):
+        self.st = st
+        self.rules = st.rules
+        self.n = st.n
+        self.sections = list(st.sections)
+        self.supply = list(st.supply)
+        self.boxed = list(st.boxed)
+        self.first = list(st.first_tokens)
+        self.second = list(st.second_tokens)
+        self.hand_sizes = list(st.hand_sizes)
+        self.deck_sizes = list(st.deck_sizes)
+        self.played = list(st.played)
+        self.hands = list(st.hands) if st.hands is not None else None
+        self.decks = list(st.decks) if st.decks is not None else None
+        self.active = st.active
+        self.turn_number = st.turn_number
+        self.actions_done = st.actions_done
+        self.free_used = st.free_used
+        self.checking = st.checking
+        self.check_cursor = st.check_cursor
+        self.pending_claim = st.pending_claim
+        self.last_round_by = st.last_round_by
+        self.final_checks_done = st.final_checks_done
+        self.finished = st.finished
+        self.declared_passes = st.declared_passes
+        self.idle_turns = st.idle_turns
+        self.turn_busy = st.turn_busy
+        self.draw_cards_unchecked = st.draw_cards_unchecked
+        self.effects: list[Effect] = []
+
+    def freeze(self) -> GreatWallState:
+        return replace(
+            self.st,
+            sections=tuple(self.sections),
+            supply=tuple(self.supply),
+            boxed=tuple(self.boxed),
+            first_tokens=tuple(self.first),
+            second_tokens=tuple(self.second),
+            hand_sizes=tuple(self.hand_sizes),
+            deck_sizes=tuple(self.deck_sizes),
+            played=tuple(self.played),
+            hands=tuple(self.hands) if self.hands is not None else None,
+            decks=tuple(self.decks) if self.decks is not None else None,
+            active=self.active,
+            turn_number=self.turn_number,
+            actions_done=self.actions_done,
+            free_used=self.free_used,
+            checking=self.checking,
+            check_cursor=self.check_cursor,
+            pending_claim=self.pending_claim,
+            last_round_by=self.last_round_by,
+            final_checks_done=self.final_checks_done,
+            finished=self.finished,
+            declared_passes=self.declared_passes,
+            idle_turns=self.idle_turns,
+            turn_busy=self.turn_busy,
+            draw_cards_unchecked=self.draw_cards_unchecked,
+            effects=tuple(self.effects),
+        )
+
+    def snapshot(self) -> GreatWallState:
+        """The current working state (for helpers written against ``GreatWallState``)."""
+        return self.freeze()
+
+    def label(self, player: int) -> tuple[str, str]:
+        return rules.player_label(self.st.players[player])
+
+    # -- moves ---------------------------------------------------------------------------------
+    def play(self, move: Play) -> None:
+        p = self.active
+        s = section_index(move.section)
+        assert s is not None
+        sec = self.sections[s]
+        kind, k = move.cards[0], len(move.cards)
+        free = rules.is_free_play(self.st, move)
+        targets: list[int] = []
+        if kind == DRAGON:
+            targets, _ = rules.resolve_targets(self.st, sec, p, move.targets)
+        cards = list(sec.cards)
+        for i in range(k):
+            cards.append(Card(p, kind, targets[i] if kind == DRAGON and i < len(targets) else -1))
+        self.sections[s] = replace(sec, cards=tuple(cards))
+        self.hand_sizes[p] -= k
+        played = list(self.played[p])
+        played[KIND_INDEX[kind]] += k
+        self.played[p] = tuple(played)
+        if self.hands is not None:
+            hand = list(self.hands[p])
+            hand[KIND_INDEX[kind]] -= k
+            self.hands[p] = tuple(hand)
+        if free:
+            self.free_used = True
+        else:
+            self.actions_done += 1
+        self.turn_busy = True
+        if self.hand_sizes[p] == 0 and self.deck_sizes[p] == 0 and self.last_round_by < 0:
+            self.last_round_by = p
+            en, zh = self.label(p)
+            self.effects.append(Effect("last_round", Message(
+                f"{en} has no cards left in deck or hand: last round! Every other player takes one more turn.",
+                f"{zh}的牌堆和手牌都已用完：最后一轮！其他每位玩家再进行一个回合。"), self.st.players[p]))
+
+    def draw(self, move: Draw) -> None:
+        p = self.active
+        self.deck_sizes[p] -= 1
+        self.hand_sizes[p] += 1
+        if self.decks is not None and self.hands is not None:
+            card = self.decks[p][0]
+            self.decks[p] = self.decks[p][1:]
+            hand = list(self.hands[p])
+            hand[KIND_INDEX[card]] += 1
+            self.hands[p] = tuple(hand)
+        elif move.card is not None:
+            self.draw_cards_unchecked += 1
+        self.actions_done += 1
+        self.turn_busy = True
+
+    def pass_(self) -> None:
+        self.actions_done += 1
+        self.declared_passes += 1
+
+    def claim(self, move: Claim) -> None:
+        s = self.pending_claim
+        self.pending_claim = -1
+        sec = self.sections[s]
+        self.claim_first(s, self.active, move.token, rules.claim_card(self.st, sec, self.active, move.on))
+
+    def reveal(self, move: Reveal) -> None:
+        s = section_index(move.section)
+        assert s is not None
+        for v in move.tokens:
+            self.supply.remove(v)
+        self.place_pair(s, tuple(move.tokens))
+
+    # -- tokens --------------------------------------------------------------------------------
+    def refill(self, s: int) -> None:
+        """Reveal a new pair for a cleared section (simulated supply), or ask for it (real table)."""
+        if not self.rules.track_cards:
+            self.sections[s] = replace(self.sections[s], awaiting_reveal=bool(self.supply))
+            return
+        self.sections[s] = replace(self.sections[s], awaiting_reveal=False)
+        while self.supply and not self.sections[s].tokens:
+            pair = tuple(self.supply[:2])
+            del self.supply[:2]
+            self.place_pair(s, pair)
+
+    def place_pair(self, s: int, pair: tuple[int, ...]) -> None:
+        """Lay a revealed pair at a section; in a 2-player game an equal pair goes into the box."""
+        sp = section_space(s)
+        if self.n == 2 and len(pair) == 2 and pair[0] == pair[1]:
+            self.boxed.extend(pair)
+            self.effects.append(Effect("pair_boxed", Message(
+                f"Equal pair {pair[0]}+{pair[1]} at {sp} goes back into the box (2-player rule); reveal a new pair.",
+                f"{sp} 翻出相同的一对 {pair[0]}+{pair[1]}，放回盒子（两人规则）；请重新翻一对。"), section=s, tokens=pair))
+            self.sections[s] = replace(self.sections[s], tokens=(), awaiting_reveal=bool(self.supply) and not self.rules.track_cards)
+            if not self.supply:
+                self.check_last_token()
+            return
+        self.sections[s] = replace(self.sections[s], tokens=tuple(sorted(pair, reverse=True)), awaiting_reveal=False)
+        self.effects.append(Effect("tokens_revealed", Message(
+            f"New tokens at {sp}: {' and '.join(map(str, pair))}.", f"{sp} 的新标记：{'和'.join(map(str, pair))}。"), section=s, tokens=pair))
+
+    # -- the progress check --------------------------------------------------------------------
+    def decide(self, s: int, c: int) -> int:
+        """What checker ``c`` must do at section ``s`` (3, 3.1, ambiguities 1, 11, 12)."""
+        sec = self.sections[s]
+        exception = sec.exception == c
+        if exception:
+            self.sections[s] = sec = replace(sec, exception=-1)
+        if not sec.tokens:
+            return NONE
+        if exception and sec.claimed_owner == c and len(sec.tokens) == 1:
+            alone = not any(sec.has_cards(j) for j in range(self.n) if j != c)
+            if alone or self.rules.first_token_exception_literal:
+                return SECOND
+        prog = progress(sec.cards, self.n, sec.claimed_owner, sec.claimed_value, self.rules.valuation)
+        eligible = sec.has_cards(c) or (self.rules.claim_without_cards and len(sec.tokens) == 1 and sec.claimed_owner >= 0)
+        if not eligible:
+            return NONE
+        mine = prog[c]
+        if self.rules.claim_on_tie:
+            leads = all(mine >= prog[j] for j in range(self.n) if j != c)
+        else:
+            leads = all(mine > prog[j] for j in range(self.n) if j != c)
+        if not leads:
+            return NONE
+        if len(sec.tokens) == 2:
+            return FIRST_AUTO if sec.tokens[0] == sec.tokens[1] else FIRST_CHOICE
+        return SECOND
+
+    def claim_first(self, s: int, c: int, value: int, card: int) -> None:
+        sec = self.sections[s]
+        tokens = list(sec.tokens)
+        tokens.remove(value)
+        alone = not any(sec.has_cards(j) for j in range(self.n) if j != c)
+        self.sections[s] = replace(sec, tokens=tuple(tokens), claimed_owner=c, claimed_value=value, claimed_card=card,
+                                   exception=c if alone else -1)
+        self.turn_busy = True
+        en, zh = self.label(c)
+        sp = section_space(s)
+        extra_en = " Nobody else has cards here: they may take the second token at their next turn." if alone else ""
+        extra_zh = "没有其他人在这里有牌：下回合可以拿第二个标记。" if alone else ""
+        self.effects.append(Effect("first_token", Message(
+            f"{en} leads at {sp} and lays the {value} on a card.{extra_en}",
+            f"{zh}在 {sp} 领先，把 {value} 分标记放在自己的牌上。{extra_zh}"), self.st.players[c], s, (value,)))
+
+    def claim_second(self, s: int, c: int) -> None:
+        sec = self.sections[s]
+        won = tuple(sec.tokens)
+        self.second[c] = self.second[c] + won
+        got = [(c, won)]
+        if sec.claimed_owner >= 0:
+            o = sec.claimed_owner
+            self.first[o] = self.first[o] + (sec.claimed_value,)
+            got.append((o, (sec.claimed_value,)))
+        self.sections[s] = Section()
+        self.turn_busy = True
+        sp = section_space(s)
+        parts_en = "; ".join(f"{self.label(p)[0]} takes {'+'.join(map(str, t))}" for p, t in got)
+        parts_zh = "；".join(f"{self.label(p)[1]}拿走 {'+'.join(map(str, t))}" for p, t in got)
+        self.effects.append(Effect("section_cleared", Message(
+            f"{sp} is won: {parts_en}. All cards there leave the game.",
+            f"{sp} 已赢得：{parts_zh}。该段所有牌移出游戏。"), self.st.players[c], s, tuple(v for _, t in got for v in t)))
+        if self.final_checks_done < 0:
+            self.refill(s)
+        self.check_last_token()
+
+    def check_last_token(self) -> None:
+        """Immediate end (4b): the supply is empty and no section holds a token any more."""
+        if self.finished is None and not self.supply and all(sec.dead for sec in self.sections):
+            self.finish(Termination.LAST_TOKEN)
+
+    def finish(self, why: Termination) -> None:
+        self.finished = why
+        self.checking = False
+        self.pending_claim = -1
+        text = {
+            Termination.LAST_TOKEN: Message("The last token has been taken: the game ends at once.", "最后一个标记已被拿走：游戏立即结束。"),
+            Termination.LAST_ROUND: Message("The last round and its final progress checks are over.", "最后一轮及最后的进度检查已经结束。"),
+            Termination.BLOCKED: Message("Nobody can do anything any more (a whole round without any change): the game ends.",
+                                         "已经没有人能行动（整整一轮没有任何变化）：游戏结束。"),
+        }[why]
+        self.effects.append(Effect("game_over", text))
+
+    # -- the turn loop ---------------------------------------------------------------------------
+    def run(self) -> None:
+        """Resolve automatic effects until a player's input is needed or the game is over."""
+        while self.finished is None:
+            if any(sec.awaiting_reveal for sec in self.sections) or self.pending_claim >= 0:
+                return
+            if self.checking:
+                if self.check_cursor >= len(self.sections):
+                    self.checking = False
+                    continue
+                s = self.check_cursor
+                self.check_cursor += 1
+                what = self.decide(s, self.active)
+                if what == FIRST_CHOICE:
+                    self.pending_claim = s
+                    return
+                if what == FIRST_AUTO:
+                    sec = self.sections[s]
+                    self.claim_first(s, self.active, sec.tokens[0], rules.claim_card(self.st, sec, self.active, None))
+                elif what == SECOND:
+                    self.claim_second(s, self.active)
+                continue
+            if self.final_checks_done >= 0:
+                self.final_checks_done += 1
+                total = 1 if self.rules.final_check_announcer_only else self.n
+                if self.final_checks_done >= total:
+                    self.finish(Termination.LAST_ROUND)
+                    return
+                self.active = (self.last_round_by + self.final_checks_done) % self.n
+                self.checking, self.check_cursor = True, 0
+                continue
+            if self.actions_done >= 2 or (self.deck_sizes[self.active] == 0 and not rules.can_act(self.snapshot(), self.active)):
+                self.end_turn()
+                continue
+            return
+
+    def end_turn(self) -> None:
+        self.idle_turns = 0 if self.turn_busy else self.idle_turns + 1
+        nxt = (self.active + 1) % self.n
+        self.turn_number += 1
+        self.active = nxt
+        self.actions_done, self.free_used, self.turn_busy = 0, False, False
+        self.checking, self.check_cursor = True, 0
+        if self.last_round_by >= 0 and nxt == self.last_round_by:
+            self.final_checks_done = 0
+            return
+        if self.idle_turns >= self.n:
+            self.finish(Termination.BLOCKED)
+
+
+def _token_order(deck: DeckSpec, seed: int, order: Sequence[int] | None) -> tuple[int, ...]:
+    tokens = deck.token_list()
+    if order is None:
+        random.Random(f"{seed}:tokens").shuffle(tokens)
+        return tuple(tokens)
+    if sorted(order) != sorted(tokens):
+        raise InvalidRecord("token_order must list the 36 tokens (2x1, 6x2, 7x3, 7x4, 8x5, 4x7, 2x8) once each", where="setup.token_order")
+    return tuple(int(v) for v in order)
+
+
+def _deck_orders(deck: DeckSpec, seed: int, players: Sequence[str], orders: Mapping[str, Sequence[str]] | None) -> list[list[str]]:
+    want = sorted(deck.card_list())
+    out = []
+    given = dict(orders) if orders is not None else None
+    if given is not None and set(given) != set(players):
+        raise InvalidRecord(f"deck_orders needs exactly one deck per player ({', '.join(players)})", where="setup.deck_orders")
+    for p in players:
+        if given is None:
+            cards = deck.card_list()
+            random.Random(f"{seed}:deck:{p}").shuffle(cards)
+        else:
+            cards = [str(c) for c in given[p]]
+            if sorted(cards) != want:
+                raise InvalidRecord(f"the deck of {p} does not match the deck list ({len(cards)} cards given)", where=f"setup.deck_orders.{p}")
+        out.append(cards)
+    return out
+
+
+# -- helpers shared with explain/simulate/tests ---------------------------------------------------
+
+def final_scoring(state: GreatWallState) -> dict[str, list[int]]:
+    """Per-player token totals (4 'Scoring'): face-down tokens only; tokens on cards count for nobody."""
+    first = [sum(t) for t in state.first_tokens]
+    second = [sum(t) for t in state.second_tokens]
+    return {CAT_FIRST: first, CAT_SECOND: second, "total": [a + b for a, b in zip(first, second)]}
+
+
+def stranded_tokens(state: GreatWallState) -> dict[str, int]:
+    """First tokens still lying on cards (at the end they count for nobody)."""
+    out: dict[str, int] = {}
+    for sec in state.sections:
+        if sec.claimed_owner >= 0:
+            pl = state.players[sec.claimed_owner]
+            out[pl] = out.get(pl, 0) + sec.claimed_value
+    return out
+
+
+def unchecked(state: GreatWallState) -> tuple[Unchecked, ...]:
+    out = []
+    if not state.rules.track_cards:
+        out.append(Unchecked("cards.hands", Message(
+            "Hands are not tracked: only hand sizes and each deck's card mix were checked, not which cards were drawn or held.",
+            "没有记录手牌：只检查了手牌数量和每副牌的构成，没有检查抓到或持有的具体是哪些牌。")))
+    if state.declared_passes and not state.rules.track_cards and not state.rules.voluntary_pass:
+        out.append(Unchecked("pass.unplayable", Message(
+            f"{state.declared_passes} passed action(s) were accepted on declaration: that no card in hand could be played was not checked.",
+            f"有 {state.declared_passes} 次放弃行动是按玩家声明接受的：没有检查手牌是否确实无法打出。")))
+    if state.draw_cards_unchecked:
+        out.append(Unchecked("draw.card", Message(
+            f"{state.draw_cards_unchecked} draw(s) named the card drawn; without tracked decks this was recorded, not checked.",
+            f"有 {state.draw_cards_unchecked} 次抓牌写明了所抓的牌；没有记录牌堆时只记录、不检查。")))
+    if state.deck.provisional:
+        out.append(Unchecked("deck.provisional", Message(
+            "The special-card split (noble, soldiers, cavalry, dragon) is provisional: the deck-mix check and simulated decks use guessed counts.",
+            "特殊牌（贵族、士兵、骑兵、龙）的分配是临时数据：牌组构成检查和模拟牌堆使用的是推测的数量。")))
+    return tuple(out)
+
+
+def play_options(state: GreatWallState) -> Iterator[Play]:
+    """Every legal play of the active player (tracked hands: exact; untracked: by the deck mix)."""
+    p = state.active
+    player = state.players[p]
+    if state.hand_sizes[p] == 0:
+        return
+    for kind in KINDS:
+        ki = KIND_INDEX[kind]
+        if state.hands is not None:
+            most = state.hands[p][ki]
+        else:
+            most = min(state.hand_sizes[p], state.deck.count(kind) - state.played[p][ki])
+        for k in range(1, most + 1):
+            for s, sec in enumerate(state.sections):
+                if not sec.live:
+                    continue
+                sp = section_space(s)
+                frees: tuple[bool | None, ...] = (None,)
+                if kind == "cavalry" and not state.free_used and not (state.rules.cavalry_single_card and k > 1):
+                    frees = (True, False)
+                if kind == DRAGON:
+                    for targets in _target_sets(state, sec, p, k):
+                        move = Play(player, sp, (kind,) * k, targets)
+                        if not rules.violations(state, move):
+                            yield move
+                    continue
+                for free in frees:
+                    move = Play(player, sp, (kind,) * k, (), free)
+                    if not rules.violations(state, move):
+                        yield move
+
+
+def _target_sets(state: GreatWallState, sec: Section, p: int, k: int) -> Iterator[tuple[CardRef, ...]]:
+    from itertools import combinations
+
+    from scorer.games.great_wall.values import covered_set
+
+    covered = covered_set(sec.cards)
+    ok = [i for i in range(len(sec.cards)) if not rules.dragon_target_ok(state, sec, p, i, covered)]
+    for combo in combinations(ok, k):
+        yield tuple(CardRef(state.players[sec.cards[i].owner], sec.cards[i].kind, i + 1) for i in combo)
+
+
+GAME = GreatWallGame()

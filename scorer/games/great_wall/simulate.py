@@ -1,0 +1,111 @@
+"""Random legal play for property tests and benchmarks (tracked cards, seeded, reproducible).
+
+The sampler builds a random candidate action and keeps it if the engine finds no violation;
+every move it returns has passed ``violations``. ``as_table_record`` turns a simulated game into
+the record a referee would keep at a real table (token values entered as ``reveal`` moves,
+draws without the card), which must replay to the same result.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from scorer.core.game import SetupOptions
+from scorer.games.great_wall import rules
+from scorer.games.great_wall.data import CAVALRY, DRAGON, KINDS
+from scorer.games.great_wall.engine import GAME, _target_sets
+from scorer.games.great_wall.moves import Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_space
+from scorer.games.great_wall.state import GreatWallState
+
+COLOURS = ("blue", "red", "yellow", "green", "grey")
+
+
+def random_move(state: GreatWallState, rng: random.Random) -> GreatWallMove | None:
+    """A random legal move for the input the state awaits, or None if there is none."""
+    assert state.hands is not None, "random play needs tracked cards"
+    if state.finished is not None:
+        return None
+    player = state.players[state.active]
+    if state.pending_claim >= 0:
+        sec = state.sections[state.pending_claim]
+        return Claim(player, section_space(state.pending_claim), rng.choice(sec.tokens))
+    p = state.active
+    hand = state.hands[p]
+    live = [s for s, sec in enumerate(state.sections) if sec.live]
+    draw_weight = 0.6 if state.hand_sizes[p] < 3 else 0.3
+    if state.deck_sizes[p] > 0 and (rng.random() < draw_weight or not live or not any(hand)):
+        return Draw(player)
+    kinds = [k for i, k in enumerate(KINDS) if hand[i] > 0]
+    rng.shuffle(kinds)
+    for kind in kinds:
+        have = hand[KINDS.index(kind)]
+        count = 1 if have == 1 or rng.random() < 0.6 else rng.randint(1, have)
+        sections = live[:]
+        rng.shuffle(sections)
+        for s in sections:
+            sec = state.sections[s]
+            targets: tuple = ()
+            if kind == DRAGON:
+                options = list(_target_sets(state, sec, p, count))
+                if not options:
+                    options = list(_target_sets(state, sec, p, 1))
+                    count = 1
+                if not options:
+                    continue
+                targets = rng.choice(options)
+            move = Play(player, section_space(s), (kind,) * count, targets)
+            if kind == CAVALRY and not state.free_used and rng.random() < 0.2:
+                move = Play(player, move.section, move.cards, (), False)  # spend an action although the free play is open
+            if not GAME.violations(state, move):
+                return move
+    if state.deck_sizes[p] > 0:
+        return Draw(player)
+    move = Pass(player)
+    if not GAME.violations(state, move):
+        return move
+    for move in GAME.legal_moves(state):  # exact fallback
+        return move
+    return None
+
+
+def random_game(seed: int, players: int = 4, variants: tuple[str, ...] = (), max_moves: int = 2000
+                ) -> tuple[dict[str, Any], list[GreatWallMove], GreatWallState]:
+    """Play one complete random game; returns (setup json, moves, final state)."""
+    rng = random.Random(seed)
+    setup: dict[str, Any] = {"players": list(COLOURS[:players]), "seed": seed, "cards": "tracked"}
+    if variants:
+        setup["variants"] = list(variants)
+    state = GAME.setup(SetupOptions.from_json(setup))
+    moves: list[GreatWallMove] = []
+    while state.finished is None and len(moves) < max_moves:
+        move = random_move(state, rng)
+        if move is None:
+            raise RuntimeError(f"seed {seed}: {state.players[state.active]} has no legal move at turn {state.turn_number}")
+        state = GAME.apply(state, move)
+        moves.append(move)
+    if state.finished is None:
+        raise RuntimeError(f"seed {seed}: the game did not end within {max_moves} moves")
+    return setup, moves, state
+
+
+def as_table_record(setup: dict[str, Any], moves: list[GreatWallMove]) -> tuple[dict[str, Any], list[GreatWallMove]]:
+    """The same game as recorded at a real table: no simulated supply or decks; the revealed token
+    values are entered as ``reveal`` moves and draws do not name the card."""
+    state = GAME.setup(SetupOptions.from_json(setup))
+    table_setup = {k: v for k, v in setup.items() if k not in ("seed", "cards", "token_order", "deck_orders")}
+    out: list[GreatWallMove] = list(_reveals(state))
+    for move in moves:
+        state = GAME.apply_unchecked(state, move)
+        out.append(Draw(move.player) if isinstance(move, Draw) else move)
+        out.extend(_reveals(state))
+    return table_setup, out
+
+
+def _reveals(state: GreatWallState):
+    for e in state.effects:
+        if e.kind in ("tokens_revealed", "pair_boxed") and e.section is not None:
+            yield Reveal(section_space(e.section), e.tokens)
+
+
+__all__ = ["as_table_record", "random_game", "random_move", "rules"]

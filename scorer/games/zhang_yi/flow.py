@@ -1,0 +1,566 @@
+"""The turn sequence of Zhang Yi as pure transitions over ``ZhangYiState`` (rules sections 5-12).
+
+Each function takes a state and the input that was awaited and returns the next state, with the
+rules' automatic effects resolved (attrition, notables, battle results, lone talents, hegemony,
+annihilation, end of game) and ``awaiting`` set to the next input. Legality is checked before,
+in ``rules.py``; these functions trust their inputs.
+
+In seeded games ``settle`` resolves chance inputs (draws, die rolls, destiny reveals) from the
+random stream carried in the state, so a replay is exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorer.core.results import Termination
+from scorer.core.types import Message
+from scorer.games.zhang_yi import scoring
+from scorer.games.zhang_yi.counters import max_addable
+from scorer.games.zhang_yi.data import JING_KE, STATES, state_label, talent_label
+from scorer.games.zhang_yi.data import TALENT_IDS
+from scorer.games.zhang_yi.state import (
+    A_ASSASSIN,
+    A_CHECK,
+    A_CHIT,
+    A_DIE,
+    A_KEEP,
+    A_MOVE,
+    A_NONE,
+    A_RECRUIT,
+    A_RETREAT,
+    A_REVEAL,
+    A_TALENT_DRAW,
+    A_TALENT_PLACE,
+    GRAVE,
+    HELD,
+    NEUTRAL,
+    NOTABLE_INDICES,
+    TRANSIT,
+    Battle,
+    Effect,
+    PendingRetreat,
+    ZhangYiState,
+)
+
+MASK = (1 << 64) - 1
+
+
+# -- the random stream (seeded games) ------------------------------------------------------------
+
+def rng_next(x: int) -> tuple[int, int]:
+    """splitmix64: a pure, fast generator whose whole state is one int kept in the game state."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return x, z ^ (z >> 31)
+
+
+def rng_below(x: int, n: int) -> tuple[int, int]:
+    x, z = rng_next(x)
+    return x, z % n
+
+
+def rng_shuffle(x: int, items: tuple[int, ...] | list[int]) -> tuple[int, tuple[int, ...]]:
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        x, j = rng_below(x, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return x, tuple(out)
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+def fx(st: ZhangYiState, kind: str, en: str, zh: str) -> ZhangYiState:
+    return replace(st, effects=st.effects + (Effect(kind, Message(en, zh)),))
+
+
+def bump(st: ZhangYiState, key: str) -> ZhangYiState:
+    counts = dict(st.declared_counts)
+    counts[key] = counts.get(key, 0) + 1
+    return replace(st, declared_counts=tuple(sorted(counts.items())))
+
+
+def area_name(st: ZhangYiState, i: int) -> Message:
+    return st.map.areas[i].label
+
+
+def attrition(st: ZhangYiState, o: int, d: int) -> int:
+    """Strength lost crossing the border o-d (8): river or mountain 1; both 1 (A8) or 2 (option)."""
+    t = st.map.border_type[(o, d)]
+    if t == "open":
+        return 0
+    if t == "river_mountain" and st.rules.attrition_stacks:
+        return 2
+    return 1
+
+
+def recruit_formula(st: ZhangYiState, s: int) -> int:
+    """ceil(power / 3) plus one per minister of the state on the map (7, 10.2)."""
+    return (st.power(s) + 2) // 3 + st.ministers_on_map(s)
+
+
+def recruit_amount(st: ZhangYiState, s: int) -> int:
+    due = recruit_formula(st, s)
+    mix = st.map.counters[s]
+    if st.rules.counter_limit and mix is not None:
+        cap = max_addable(tuple(st.strength[i] for i in st.areas_of(s)), due, mix[0], mix[1], st.rules.recruit_one_area)
+        if cap >= 0:
+            due = min(due, cap)
+    return due
+
+
+def protecting_notable(st: ZhangYiState, s: int, dest: int) -> int:
+    """The notable of state ``s`` that repels an invasion of ``dest`` (10.3, A5), or -1."""
+    ts = st.map.talent_state
+    found = [t for t in NOTABLE_INDICES if ts[t] == s and st.talent_loc[t] >= 0]
+    if st.rules.notable_own_area_only:
+        found = [t for t in found if st.talent_loc[t] == dest]
+    if not found:
+        return -1
+    here = [t for t in found if st.talent_loc[t] == dest]
+    return (here or found)[0]
+
+
+def assassin_targets(st: ZhangYiState) -> list[int]:
+    """Talents Jing Ke may kill: any on the map (A9), or only older ones with the option."""
+    out = [t for t, loc in enumerate(st.talent_loc) if loc >= 0 and t != JING_KE]
+    if st.rules.assassin_spares_new:
+        out = [t for t in out if t not in st.placed_this_phase]
+    return out
+
+
+def retreat_options(st: ZhangYiState, loser: int, area: int) -> tuple[int, ...]:
+    """Adjacent areas that are the loser's own territory or neutral (A3)."""
+    return tuple(j for j, _ in st.map.neighbours[area] if st.owner[j] == loser or st.owner[j] == NEUTRAL)
+
+
+def retreat_chooser(st: ZhangYiState) -> int:
+    """A2: 2 players -- the non-acting player; 3 players -- the second player of the turn
+    (literal 10-5) or, with the option, the player after the acting player."""
+    if st.n == 2:
+        return 1 - st.acting
+    order = st.order()
+    if st.rules.retreat_by_next_player and st.acting in order:
+        return order[(order.index(st.acting) + 1) % len(order)]
+    return order[1] if len(order) > 1 else order[0]
+
+
+def hegemony_reached(st: ZhangYiState, s: int) -> bool:
+    return st.area_count(s) >= 6 or st.city_count(s) >= 4
+
+
+def _lone_talents(st: ZhangYiState, loc: list[int]) -> list[int]:
+    """Talents whose area holds no army of their state go to the graveyard (8-5, A17)."""
+    ts = st.map.talent_state
+    gone = []
+    for t, where in enumerate(loc):
+        if where >= 0 and (st.owner[where] != ts[t] or st.strength[where] <= 0):
+            loc[t] = GRAVE
+            gone.append(t)
+    return gone
+
+
+# -- set-up and the talent phase --------------------------------------------------------------------
+
+def start(st: ZhangYiState) -> ZhangYiState:
+    if st.rules.seeded:
+        return replace(st, awaiting=A_KEEP, actors=tuple(range(st.n)))
+    return begin_turn(st, 1, st.first)
+
+
+def keep_destiny(st: ZhangYiState, p: int, s: int) -> ZhangYiState:
+    kept = list(st.kept)
+    kept[p] = s
+    actors = tuple(a for a in st.actors if a != p)
+    st = replace(st, kept=tuple(kept), actors=actors)
+    if actors:
+        return st
+    return begin_turn(st, 1, st.first)
+
+
+def begin_turn(st: ZhangYiState, turn: int, first: int) -> ZhangYiState:
+    st = replace(st, turn=turn, first=first, placed_this_phase=(), pool_emptied=False, held=-1, jing_ke_by=-1)
+    st = replace(st, drawers=st.order()[:2])
+    return next_talent(st)
+
+
+def next_talent(st: ZhangYiState) -> ZhangYiState:
+    if st.drawers and st.pool_left > 0:
+        return replace(st, awaiting=A_TALENT_DRAW, actors=(st.drawers[0],))
+    if st.jing_ke_by >= 0:
+        if assassin_targets(st):
+            return replace(st, awaiting=A_ASSASSIN, actors=(st.jing_ke_by,))
+        loc = list(st.talent_loc)
+        loc[JING_KE] = GRAVE
+        st = replace(st, talent_loc=tuple(loc), jing_ke_by=-1)
+        st = fx(st, "assassin_idle", "Jing Ke finds no talent on the map and goes to the graveyard.", "地图上没有人才，荆轲直接进入墓地。")
+    return begin_strategic(st)
+
+
+def draw_talent(st: ZhangYiState, p: int, t: int, source: str | None) -> ZhangYiState:
+    loc = list(st.talent_loc)
+    left = st.pool_left - 1
+    st = replace(st, pool_left=left, pool_emptied=st.pool_emptied or left == 0,
+                 pool_order=st.pool_order[1:] if st.rules.seeded else st.pool_order)
+    if source is not None:
+        st = bump(st, f"talent_draw:{source}")
+    name = talent_label(TALENT_IDS[t])
+    who = st.players[p]
+    if t == JING_KE:
+        loc[t] = HELD
+        st = replace(st, talent_loc=tuple(loc), jing_ke_by=p, drawers=st.drawers[1:])
+        st = fx(st, "assassin_drawn", f"{who} drew the assassin Jing Ke; he strikes at the end of the talent phase.",
+                f"{who} 抽到了刺客荆轲；他将在人才阶段结束时行刺。")
+        return next_talent(st)
+    owner = st.map.talent_state[t]
+    if not st.alive[owner]:
+        loc[t] = GRAVE
+        st = replace(st, talent_loc=tuple(loc))
+        sl = state_label(STATES[owner])
+        if st.rules.no_redraw_after_dead:
+            st = replace(st, drawers=st.drawers[1:])
+            st = fx(st, "talent_discarded", f"{name.en} belongs to the annihilated {sl.en} and is thrown away; the draw is used up.",
+                    f"{name.zh}属于已灭亡的{sl.zh}，被弃掉；本次抽取作废。")
+        else:
+            st = fx(st, "talent_discarded", f"{name.en} belongs to the annihilated {sl.en} and is thrown away; {who} draws again.",
+                    f"{name.zh}属于已灭亡的{sl.zh}，被弃掉；{who} 再抽一次。")
+        return next_talent(st)
+    loc[t] = HELD
+    return replace(st, talent_loc=tuple(loc), held=t, awaiting=A_TALENT_PLACE, actors=(p,))
+
+
+def place_talent(st: ZhangYiState, t: int, area: int) -> ZhangYiState:
+    loc = list(st.talent_loc)
+    loc[t] = area
+    st = replace(st, talent_loc=tuple(loc), held=-1, placed_this_phase=st.placed_this_phase + (t,), drawers=st.drawers[1:])
+    return next_talent(st)
+
+
+def assassinate(st: ZhangYiState, target: int) -> ZhangYiState:
+    loc = list(st.talent_loc)
+    loc[target] = GRAVE
+    loc[JING_KE] = GRAVE
+    st = replace(st, talent_loc=tuple(loc), jing_ke_by=-1)
+    name = talent_label(TALENT_IDS[target])
+    st = fx(st, "assassination", f"Jing Ke assassinates {name.en}; both go to the graveyard.", f"荆轲刺杀了{name.zh}；两人都进入墓地。")
+    return begin_strategic(st)
+
+
+# -- the strategic phase ------------------------------------------------------------------------
+
+def begin_strategic(st: ZhangYiState) -> ZhangYiState:
+    live = tuple(s for s in range(7) if st.alive[s])
+    if st.rules.seeded:
+        rng, cup = rng_shuffle(st.rng, live)
+        st = replace(st, rng=rng)
+    else:
+        cup = live
+    return next_action(replace(st, cup=cup, action_no=0))
+
+
+def next_action(st: ZhangYiState) -> ZhangYiState:
+    st = replace(st, active_state=-1, battle=None, retreat=None, fought=False, recruit_due=0, acting=-1)
+    if not any(st.alive[s] for s in st.cup):
+        return end_turn(st)
+    order = st.order()
+    acting = order[st.action_no % len(order)]
+    return replace(st, awaiting=A_CHIT, actors=(acting,), acting=acting)
+
+
+def draw_chit(st: ZhangYiState, s: int, source: str | None) -> ZhangYiState:
+    acting = st.actors[0]
+    st = replace(st, cup=tuple(c for c in st.cup if c != s), acting=acting)
+    if source is not None:
+        st = bump(st, f"chit_draw:{source}")
+    sl = state_label(STATES[s])
+    if not st.alive[s]:
+        if st.rules.no_redraw_after_dead:
+            st = fx(st, "chit_discarded", f"The chit of the annihilated {sl.en} is thrown away; the action is used up.",
+                    f"已灭亡的{sl.zh}的行动条被弃掉；本次行动作废。")
+            return next_action(replace(st, action_no=st.action_no + 1))
+        st = fx(st, "chit_discarded", f"The chit of the annihilated {sl.en} is thrown away; draw again.",
+                f"已灭亡的{sl.zh}的行动条被弃掉；请再抽一个。")
+        return next_action(st)
+    due = recruit_amount(st, s)
+    st = replace(st, active_state=s, recruit_due=due, acting=acting)
+    if due <= 0:
+        st = fx(st, "recruit_none", f"{sl.en} has no army counters left to show new strength: no recruits.",
+                f"{sl.zh}没有可用的军势单位显示新兵力：本次不征兵。")
+        return replace(st, awaiting=A_MOVE, actors=(acting,))
+    return replace(st, awaiting=A_RECRUIT, actors=(acting,))
+
+
+def recruit(st: ZhangYiState, placements: list[tuple[int, int]]) -> ZhangYiState:
+    strength = list(st.strength)
+    for a, n in placements:
+        strength[a] += n
+    return replace(st, strength=tuple(strength), awaiting=A_MOVE, actors=(st.acting,))
+
+
+def hold(st: ZhangYiState) -> ZhangYiState:
+    return end_action(st)
+
+
+def march(st: ZhangYiState, o: int, d: int, m: int, talents: tuple[int, ...]) -> ZhangYiState:
+    s = st.active_state
+    owner, strength, loc = list(st.owner), list(st.strength), list(st.talent_loc)
+    strength[o] -= m
+    lost = attrition(st, o, d)
+    arrive = m - lost
+    origin, dest = area_name(st, o), area_name(st, d)
+    if arrive <= 0:
+        for t in talents:
+            loc[t] = GRAVE
+        st = replace(st, strength=tuple(strength), talent_loc=tuple(loc))
+        extra_en = f"; {len(talents)} talent(s) with it go to the graveyard" if talents else ""
+        extra_zh = f"；随行的 {len(talents)} 名人才进入墓地" if talents else ""
+        st = fx(st, "attrition_destroyed", f"The army of {m} crossing from {origin.en} to {dest.en} is lost to attrition{extra_en}.",
+                f"从{origin.zh}到{dest.zh}的 {m} 兵力因消耗而全灭{extra_zh}。")
+        return end_action(st)
+    d_owner = owner[d]
+    notable = protecting_notable(st, d_owner, d) if d_owner not in (s, NEUTRAL) else -1
+    if lost and (notable < 0 or st.rules.notable_attrition):
+        st = fx(st, "attrition", f"Crossing into {dest.en} costs {lost} strength: {arrive} arrive.",
+                f"进入{dest.zh}消耗 {lost} 兵力：到达 {arrive}。")
+    if d_owner == s or d_owner == NEUTRAL:
+        if d_owner == NEUTRAL:
+            sl = state_label(STATES[s])
+            st = fx(st, "occupied", f"{dest.en} becomes {sl.en} territory.", f"{dest.zh}成为{sl.zh}的领土。")
+        owner[d] = s
+        strength[d] += arrive
+        for t in talents:
+            loc[t] = d
+        return end_action(replace(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc)))
+    if notable >= 0:
+        loc[notable] = GRAVE
+        strength[o] += arrive if st.rules.notable_attrition else m
+        name = talent_label(TALENT_IDS[notable])
+        st = replace(st, strength=tuple(strength), talent_loc=tuple(loc))
+        st = fx(st, "repulsed", f"{name.en} repels the invasion of {dest.en}: no battle, the army stays in {origin.en}; {name.en} goes to the graveyard.",
+                f"{name.zh}击退了对{dest.zh}的侵略：不发生战斗，军队留在{origin.zh}；{name.zh}进入墓地。")
+        return end_action(st)
+    for t in talents:
+        loc[t] = TRANSIT
+    st = replace(st, strength=tuple(strength), talent_loc=tuple(loc), battle=Battle(o, d, arrive, talents), fought=True)
+    return replace(st, awaiting=A_DIE, actors=(st.acting,))
+
+
+def roll(st: ZhangYiState, value: int, source: str | None) -> ZhangYiState:
+    assert st.battle is not None
+    b = st.battle
+    s, d = st.active_state, b.dest
+    enemy = st.owner[d]
+    if source is not None:
+        st = bump(st, f"die_roll:{source}")
+    owner, strength, loc = list(st.owner), list(st.strength), list(st.talent_loc)
+    att = b.attacker - (value if value in (1, 2) else 0)
+    deff = strength[d] - (1 if value == 6 else 0)
+    def_talents = [t for t, where in enumerate(loc) if where == d]
+    dest = area_name(st, d)
+    a_l, e_l = state_label(STATES[s]), state_label(STATES[enemy])
+    st = fx(st, "die", f"Battle for {dest.en}: die {value} -> attacker {a_l.en} {max(att, 0)}, defender {e_l.en} {max(deff, 0)}.",
+            f"{dest.zh}之战：骰子 {value} -> 进攻方{a_l.zh} {max(att, 0)}，防守方{e_l.zh} {max(deff, 0)}。")
+    if att <= 0:
+        for t in b.talents:
+            loc[t] = GRAVE
+        st = replace(st, talent_loc=tuple(loc), battle=None)
+        st = fx(st, "battle_lost", f"The attacking {a_l.en} army is wiped out by the die; {e_l.en} keeps {dest.en}.",
+                f"进攻的{a_l.zh}军被骰子全灭；{e_l.zh}守住{dest.zh}。")
+        return end_action(st)
+    if deff <= 0:
+        for t in def_talents:
+            loc[t] = GRAVE
+        for t in b.talents:
+            loc[t] = d
+        owner[d], strength[d] = s, att
+        st = replace(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc), battle=None)
+        st = fx(st, "battle_won", f"The defending {e_l.en} army is wiped out by the die; {a_l.en} takes {dest.en} with {att}.",
+                f"防守的{e_l.zh}军被骰子全灭；{a_l.zh}以 {att} 兵力占领{dest.zh}。")
+        return end_action(st, annihilated=enemy if st.area_count(enemy) == 0 else -1)
+    a_val = att + st.best_bonus(b.talents)
+    d_val = deff + st.best_bonus(def_talents)
+    attacker_wins = a_val > d_val or (a_val == d_val and st.rules.tie_attacker_wins)
+    tie = " (tie)" if a_val == d_val else ""
+    tie_zh = "（平局）" if a_val == d_val else ""
+    if attacker_wins:
+        for t in def_talents:
+            loc[t] = GRAVE
+        for t in b.talents:
+            loc[t] = d
+        owner[d], strength[d] = s, att
+        st = replace(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc), battle=None)
+        st = fx(st, "battle_won", f"Combat value {a_val} against {d_val}{tie}: {a_l.en} wins and takes {dest.en}; the {e_l.en} army must retreat.",
+                f"战力 {a_val} 对 {d_val}{tie_zh}：{a_l.zh}获胜并占领{dest.zh}；{e_l.zh}军必须撤退。")
+        return start_retreat(st, enemy, deff, d)
+    for t in b.talents:
+        loc[t] = GRAVE
+    strength[d] = deff
+    st = replace(st, strength=tuple(strength), talent_loc=tuple(loc), battle=None)
+    st = fx(st, "battle_lost", f"Combat value {a_val} against {d_val}{tie}: {e_l.en} holds {dest.en}; the attacking {a_l.en} army must retreat.",
+            f"战力 {a_val} 对 {d_val}{tie_zh}：{e_l.zh}守住{dest.zh}；进攻的{a_l.zh}军必须撤退。")
+    return start_retreat(st, s, att, d)
+
+
+def start_retreat(st: ZhangYiState, loser: int, n: int, area: int) -> ZhangYiState:
+    options = retreat_options(st, loser, area)
+    if not options:
+        sl = state_label(STATES[loser])
+        st = fx(st, "retreat_destroyed", f"The {sl.en} army has nowhere to retreat and is destroyed.", f"{sl.zh}军无路可退，全灭。")
+        return end_action(st, annihilated=loser if st.area_count(loser) == 0 else -1)
+    chooser = retreat_chooser(st)
+    return replace(st, retreat=PendingRetreat(loser, n, area, options, chooser), awaiting=A_RETREAT, actors=(chooser,))
+
+
+def do_retreat(st: ZhangYiState, to: int) -> ZhangYiState:
+    r = st.retreat
+    assert r is not None
+    owner, strength = list(st.owner), list(st.strength)
+    owner[to] = r.state
+    strength[to] += r.strength
+    sl = state_label(STATES[r.state])
+    dest = area_name(st, to)
+    st = replace(st, owner=tuple(owner), strength=tuple(strength), retreat=None)
+    st = fx(st, "retreat", f"The {sl.en} army of {r.strength} retreats to {dest.en}.", f"{sl.zh}军 {r.strength} 兵力撤退到{dest.zh}。")
+    return end_action(st)
+
+
+def end_action(st: ZhangYiState, annihilated: int = -1) -> ZhangYiState:
+    """After the move and any battle: lone talents, then hegemony and annihilation (11, A4, A10)."""
+    loc = list(st.talent_loc)
+    gone = _lone_talents(st, loc)
+    if gone:
+        st = replace(st, talent_loc=tuple(loc))
+        names = [talent_label(TALENT_IDS[t]) for t in gone]
+        st = fx(st, "lone_talent", f"Without army of their state: {', '.join(m.en for m in names)} to the graveyard.",
+                f"没有本国军势：{'、'.join(m.zh for m in names)}进入墓地。")
+    s = st.active_state
+    check_heg = not (st.rules.hegemony_after_battle_only and not st.fought)
+    heg = check_heg and hegemony_reached(st, s)
+    if annihilated >= 0:
+        alive = list(st.alive)
+        alive[annihilated] = False
+        loc = list(st.talent_loc)
+        ts = st.map.talent_state
+        for t, where in enumerate(loc):
+            if where >= 0 and ts[t] == annihilated:
+                loc[t] = GRAVE
+        st = replace(st, alive=tuple(alive), talent_loc=tuple(loc))
+        sl = state_label(STATES[annihilated])
+        st = fx(st, "annihilated", f"{sl.en} has lost its last area and is annihilated.", f"{sl.zh}失去了最后的领土，灭亡。")
+        if st.rules.annihilation_first or not heg:
+            return ask_check(st, annihilated, heg)
+    if heg:
+        return game_end(st, Termination.HEGEMONY, s)
+    return next_action(replace(st, action_no=st.action_no + 1))
+
+
+def ask_check(st: ZhangYiState, s: int, heg_after: bool) -> ZhangYiState:
+    actors = tuple(p for p in range(st.n) if not st.out[p])
+    return replace(st, awaiting=A_CHECK, actors=actors, check_state=s, hegemony_after_check=heg_after)
+
+
+def resolve_check(st: ZhangYiState, backer: int) -> ZhangYiState:
+    s = st.check_state
+    heg_after = st.hegemony_after_check
+    st = replace(st, check_state=-1, hegemony_after_check=False)
+    sl = state_label(STATES[s])
+    if backer >= 0:
+        kept, revealed, out = list(st.kept), list(st.revealed), list(st.out)
+        kept[backer] = revealed[backer] = s
+        out[backer] = True
+        st = replace(st, kept=tuple(kept), revealed=tuple(revealed), out=tuple(out))
+        who = st.players[backer]
+        remaining = [p for p in range(st.n) if not out[p]]
+        if len(remaining) == 1:
+            win = st.players[remaining[0]]
+            return finish(st, Termination.ANNIHILATION, (win,), "win",
+                          Message(f"{who} backed {sl.en}, which was annihilated: {win} wins.", f"{who} 支持的{sl.zh}灭亡了：{win} 获胜。"))
+        st = fx(st, "player_out", f"{who} backed {sl.en}, which was annihilated: {who} is out.", f"{who} 支持的{sl.zh}灭亡了：{who} 出局。")
+    else:
+        st = replace(st, not_backed=st.not_backed + (s,))
+    if heg_after:
+        return game_end(st, Termination.HEGEMONY, st.active_state)
+    return next_action(replace(st, action_no=st.action_no + 1))
+
+
+# -- end of turn, end of game ---------------------------------------------------------------------
+
+def end_turn(st: ZhangYiState) -> ZhangYiState:
+    if st.pool_emptied:
+        st = fx(st, "time", "The talent pool is empty: the game ends after this turn.", "人才已经抽完：本回合结束后游戏结束。")
+        return game_end(st, Termination.TIME, -1)
+    n = st.n
+    if n == 2:
+        nxt = 1 - st.first
+    else:
+        step = 1 if st.rules.first_player_passes_left else -1
+        nxt = (st.first + step) % n
+        while st.out[nxt]:
+            nxt = (nxt + step) % n
+    return begin_turn(st, st.turn + 1, nxt)
+
+
+def game_end(st: ZhangYiState, why: Termination, hegemon: int) -> ZhangYiState:
+    st = replace(st, ending=why, hegemon=hegemon, battle=None, retreat=None)
+    if why is Termination.HEGEMONY:
+        sl = state_label(STATES[hegemon])
+        st = fx(st, "hegemony", f"{sl.en} achieves hegemony (6 areas or 4 cities): the game ends; reveal your destiny chits.",
+                f"{sl.zh}达成制霸（6 个区域或 4 个都市）：游戏结束；请公开天命条。")
+    need = tuple(p for p in range(st.n) if not st.out[p] and st.revealed[p] < 0)
+    if not need:
+        return finalize(st)
+    return replace(st, awaiting=A_REVEAL, actors=need)
+
+
+def reveal(st: ZhangYiState, p: int, s: int) -> ZhangYiState:
+    kept, revealed = list(st.kept), list(st.revealed)
+    kept[p] = revealed[p] = s
+    actors = tuple(a for a in st.actors if a != p)
+    st = replace(st, kept=tuple(kept), revealed=tuple(revealed), actors=actors)
+    if actors:
+        return st
+    return finalize(st)
+
+
+def finalize(st: ZhangYiState) -> ZhangYiState:
+    backed = {st.players[p]: STATES[st.revealed[p]] for p in range(st.n) if not st.out[p]}
+    if st.ending is Termination.HEGEMONY:
+        winners, verdict, reason = scoring.hegemony_result(STATES[st.hegemon], backed)
+    else:
+        powers = {STATES[s]: st.power(s) for s in range(7) if st.alive[s]}
+        winners, verdict, reason = scoring.time_result(powers, backed, st.rules.tied_top_shared_win)
+    assert st.ending is not None
+    return finish(st, st.ending, winners, verdict, reason)
+
+
+def finish(st: ZhangYiState, why: Termination, winners: tuple[str, ...], verdict: str, reason: Message) -> ZhangYiState:
+    st = replace(st, finished=why, ending=why, winners=winners, verdict=verdict, reason=reason, awaiting=A_NONE, actors=(),
+                 battle=None, retreat=None)
+    return fx(st, "game_over", reason.en, reason.zh)
+
+
+# -- seeded chance --------------------------------------------------------------------------------
+
+def settle(st: ZhangYiState) -> ZhangYiState:
+    """Seeded games: resolve every pending chance input from the state's random stream."""
+    if not st.rules.seeded:
+        return st
+    while True:
+        a = st.awaiting
+        if a == A_TALENT_DRAW:
+            st = draw_talent(st, st.actors[0], st.pool_order[0], None)
+        elif a == A_CHIT:
+            st = draw_chit(st, st.cup[0], None)
+        elif a == A_DIE:
+            rng, v = rng_below(st.rng, 6)
+            st = roll(replace(st, rng=rng), v + 1, None)
+        elif a == A_CHECK:
+            backers = [p for p in range(st.n) if not st.out[p] and st.kept[p] == st.check_state]
+            st = resolve_check(st, backers[0] if backers else -1)
+        elif a == A_REVEAL:
+            for p in st.actors:
+                st = reveal(st, p, st.kept[p])
+        else:
+            return st
