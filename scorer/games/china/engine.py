@@ -23,6 +23,7 @@ from scorer.games.china.state import (
     ChinaRules,
     ChinaState,
     Effect,
+    evolve,
 )
 
 NEUTRAL_FORTRESS = Piece("neutral", FORTRESS)
@@ -177,7 +178,7 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
         mover = state.active
         cards_ = changes.get("cards", state.cards)
         triggered = state.end_triggered or (cards_ is not None and cards_.exhaustions >= 2)
-        state = replace(state, active=(mover + 1) % state.n, turn_number=state.turn_number + 1, end_triggered=triggered, **changes)
+        state = evolve(state, active=(mover + 1) % state.n, turn_number=state.turn_number + 1, end_triggered=triggered, **changes)
         if triggered and mover == state.n - 1:
             return self._finish(state, Termination.DECK_EXHAUSTED)
         if not can_anyone_place(state):

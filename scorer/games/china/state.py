@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from scorer.core.results import Termination
 from scorer.core.types import Message
@@ -99,3 +100,18 @@ class ChinaState:
 
     def supply_left(self, player: int) -> int:
         return self.houses_left[player] + self.emissaries_left[player] + self.fortresses_left[player]
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(ChinaState))
+_set = object.__setattr__
+
+
+def evolve(state: ChinaState, **changes: Any) -> ChinaState:
+    """``dataclasses.replace`` for the hot path: copies the fields without re-running ``__init__``
+    (which costs about as much as the rest of a move). ``changes`` must name real fields."""
+    new = object.__new__(ChinaState)
+    for name in _STATE_FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    if len(changes) and not changes.keys() <= set(_STATE_FIELDS):
+        raise TypeError(f"unknown ChinaState field(s): {sorted(set(changes) - set(_STATE_FIELDS))}")
+    return new

@@ -12,7 +12,6 @@ import random
 from typing import Any
 
 from scorer.core.game import SetupOptions
-from scorer.games.great_wall import rules
 from scorer.games.great_wall.data import CAVALRY, DRAGON, KINDS
 from scorer.games.great_wall.engine import GAME, _target_sets
 from scorer.games.great_wall.moves import Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_space
@@ -94,11 +93,31 @@ def as_table_record(setup: dict[str, Any], moves: list[GreatWallMove]) -> tuple[
     values are entered as ``reveal`` moves and draws do not name the card."""
     state = GAME.setup(SetupOptions.from_json(setup))
     table_setup = {k: v for k, v in setup.items() if k not in ("seed", "cards", "token_order", "deck_orders")}
-    out: list[GreatWallMove] = list(_reveals(state))
+    table = GAME.setup(SetupOptions.from_json(table_setup))
+    out: list[GreatWallMove] = []
+
+    def emit(m: GreatWallMove) -> None:
+        nonlocal table
+        table = GAME.apply(table, m)
+        out.append(m)
+
+    def catch_up() -> None:
+        # Where the simulation knew that a player's hand held nothing playable and ended the turn by
+        # itself, the player at a real table declares a pass.
+        while table.finished is None and GAME.turn(table).awaiting == "move" and (
+                table.turn_number, table.active, table.actions_done) != (state.turn_number, state.active, state.actions_done):
+            emit(Pass(table.players[table.active]))
+
+    for r in _reveals(state):
+        emit(r)
+    catch_up()
     for move in moves:
         state = GAME.apply_unchecked(state, move)
-        out.append(Draw(move.player) if isinstance(move, Draw) else move)
-        out.extend(_reveals(state))
+        emit(Draw(move.player) if isinstance(move, Draw) else move)
+        for r in _reveals(state):
+            emit(r)
+            catch_up()
+        catch_up()
     return table_setup, out
 
 
@@ -108,4 +127,4 @@ def _reveals(state: GreatWallState):
             yield Reveal(section_space(e.section), e.tokens)
 
 
-__all__ = ["as_table_record", "random_game", "random_move", "rules"]
+__all__ = ["as_table_record", "random_game", "random_move"]
