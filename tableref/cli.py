@@ -17,6 +17,8 @@ from scorer.core.types import TableRefError
 # so that one missing optional part never takes the whole CLI down.
 COMMAND_MODULES = [
     "tableref.commands.scoring",
+    "tableref.commands.boards",
+    "tableref.commands.emulate",
 ]
 
 

@@ -50,6 +50,19 @@ class CommandResult:
         return {"ok": self.ok, "message": self.message.to_json(), "data": self.data}
 
 
+@dataclass(frozen=True, slots=True)
+class BoardImage:
+    """A rectified photo of the board (top-down, origin at the board's top-left corner) for the
+    dashboard's board-capture page; ``px_per_mm`` turns a click into board millimetres.
+    ``markers`` is the layout ``markers`` object the photo was rectified with (docs/web.md)."""
+
+    image: bytes
+    content_type: str  # "image/jpeg" or "image/png"
+    size_mm: tuple[float, float]
+    px_per_mm: float
+    markers: dict[str, Any] | None = None
+
+
 class TableService(Protocol):
     def snapshot(self) -> dict[str, Any]: ...
     def history(self) -> list[dict[str, Any]]: ...
@@ -61,6 +74,10 @@ class TableService(Protocol):
     def signal_turn_done(self, actor: str) -> CommandResult: ...
     def devices(self) -> dict[str, Any]: ...
     def camera_snapshot(self) -> bytes | None: ...
+    # Added for the dashboard (docs/web.md "What the dashboard needs from the service"):
+    def board_image(self) -> BoardImage | None: ...
+    def enrolment(self) -> dict[str, Any]: ...
+    def enrol(self, uid: str, item: dict[str, Any], actor: str) -> CommandResult: ...
 
 
 class Subscription:

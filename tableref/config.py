@@ -1,0 +1,411 @@
+"""One TOML file per table: game, board side, players and colours, devices, pins, ports, admin PIN.
+
+Read with ``tomllib``, checked against a JSON Schema (``jsonschema``) for shape and types, then
+against what the parts need (the game accepts the set-up, pins are distinct, the PIN hash is in a
+known format). Every problem is reported as one clear line naming the file and the key.
+
+Relative paths in the file (data directory, tag registry ...) are relative to the file itself.
+See ``examples/table.toml`` for a complete, commented example and docs/runtime.md for each key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import jsonschema
+
+from scorer.core.types import TableRefError
+from scorer.referee.reconciler import ReconcilerSettings
+
+PIN_SCHEME = "pbkdf2_sha256"
+PIN_ITERATIONS = 100_000
+
+_NUM = {"type": "number", "minimum": 0}
+_PIN = {"type": ["integer", "null"], "minimum": 0, "maximum": 27}
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["game"],
+    "properties": {
+        "table": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "name": {"type": "string", "minLength": 1},
+                "data_dir": {"type": "string", "minLength": 1},
+                "store": {"type": "string", "minLength": 1},
+            },
+        },
+        "game": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["id", "players"],
+            "properties": {
+                "id": {"type": "string"},
+                "board": {"type": "string"},
+                "players": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+                "variants": {"type": "array", "items": {"type": "string"}},
+                "names": {"type": "object", "additionalProperties": {"type": "string"}},
+                "options": {"type": "object"},
+            },
+        },
+        "referee": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "settle_seconds": _NUM,
+                "complete_grace_seconds": _NUM,
+                "quiet_timeout_seconds": _NUM,
+                "max_busy_seconds": _NUM,
+                "signal_ttl_seconds": _NUM,
+                "close_on_complete": {"type": "boolean"},
+                "camera_min_confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                "priority": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            },
+        },
+        "devices": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "sensor_board": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "enabled": {"type": "boolean"},
+                        "port": {"type": "string", "description": "serial device, or 'emulated'"},
+                        "baudrate": {"type": "integer", "minimum": 1200},
+                        "tags": {"type": "string", "description": "tag registry file (uid -> piece)"},
+                        "antennas": {"type": "string", "description": "antenna map file (antenna -> space)"},
+                    },
+                },
+                "camera": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "enabled": {"type": "boolean"},
+                        "source": {"type": "string", "description": "picamera2, usb:N, synthetic, or a folder"},
+                        "layout": {"type": "string"},
+                        "fps": {"type": "number", "exclusiveMinimum": 0, "maximum": 30},
+                        "width": {"type": "integer", "minimum": 160},
+                        "height": {"type": "integer", "minimum": 120},
+                    },
+                },
+                "card_reader": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "enabled": {"type": "boolean"},
+                        "port": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "cards": {"type": "string", "description": "card registry file (uid -> card colour)"},
+                    },
+                },
+            },
+        },
+        "gpio": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "pin_factory": {"enum": ["mock", "lgpio", "rpigpio", "pigpio", "default"]},
+                "turn_done": _PIN,
+                "undo": _PIN,
+                "confirm": _PIN,
+                "alert_led": _PIN,
+                "buzzer": _PIN,
+                "status_led": _PIN,
+            },
+        },
+        "web": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "host": {"type": "string"},
+                "port": {"type": "integer", "minimum": 0, "maximum": 65535},
+                "threads": {"type": "integer", "minimum": 2},
+            },
+        },
+        "admin": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"pin_hash": {"type": "string"}},
+        },
+    },
+}
+
+
+class ConfigError(TableRefError, ValueError):
+    """The table configuration cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class SensorBoardConfig:
+    enabled: bool = False
+    port: str = "emulated"
+    baudrate: int = 115200
+    tags: str | None = None
+    antennas: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    enabled: bool = False
+    source: str = "synthetic"
+    layout: str | None = None
+    fps: float = 4.0
+    width: int = 960
+    height: int = 720
+
+
+@dataclass(frozen=True, slots=True)
+class CardReaderConfig:
+    enabled: bool = False
+    port: str | None = None
+    kind: str = "rdm6300"
+    cards: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GpioConfig:
+    enabled: bool = True
+    pin_factory: str | None = None
+    turn_done: int | None = 17
+    undo: int | None = 27
+    confirm: int | None = 22
+    alert_led: int | None = 23
+    buzzer: int | None = 24
+    status_led: int | None = 25
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8080
+    threads: int = 16
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    path: str
+    name: str
+    data_dir: str
+    store: str
+    game_id: str
+    setup: dict[str, Any]
+    player_names: dict[str, str]
+    settle: float
+    priority: tuple[str, ...]
+    min_confidence: float
+    reconciler: ReconcilerSettings
+    sensor_board: SensorBoardConfig
+    camera: CameraConfig
+    card_reader: CardReaderConfig
+    gpio: GpioConfig
+    web: WebConfig
+    pin_hash: str | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def store_path(self) -> str:
+        return os.path.join(self.data_dir, self.store)
+
+    def check_pin(self, pin: str) -> bool:
+        return self.pin_hash is not None and verify_pin(pin, self.pin_hash)
+
+
+# -- admin PIN ------------------------------------------------------------------------------------
+
+def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = PIN_ITERATIONS) -> str:
+    """``pbkdf2_sha256$ITERATIONS$SALT_HEX$HASH_HEX`` -- what goes into ``[admin] pin_hash``."""
+    if not pin or not pin.strip():
+        raise ConfigError("the admin PIN must not be empty")
+    salt = salt if salt is not None else secrets.token_bytes(16)
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode("utf-8"), salt, iterations)
+    return f"{PIN_SCHEME}${iterations}${salt.hex()}${digest.hex()}"
+
+
+def _parse_pin_hash(text: str) -> tuple[int, bytes, bytes]:
+    parts = text.split("$")
+    if len(parts) != 4 or parts[0] != PIN_SCHEME:
+        raise ValueError(f"expected '{PIN_SCHEME}$ITERATIONS$SALT$HASH' (make one with `tableref config hash-pin`)")
+    try:
+        iterations = int(parts[1])
+        salt, digest = bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
+    except ValueError:
+        raise ValueError("iterations must be a number and salt/hash hexadecimal") from None
+    if iterations < 1000 or len(salt) < 8 or len(digest) != 32:
+        raise ValueError("too few iterations, too short a salt, or a hash that is not SHA-256")
+    return iterations, salt, digest
+
+
+def verify_pin(pin: str, pin_hash: str) -> bool:
+    try:
+        iterations, salt, digest = _parse_pin_hash(pin_hash)
+    except ValueError:
+        return False
+    got = hashlib.pbkdf2_hmac("sha256", str(pin).encode("utf-8"), salt, iterations)
+    return hmac.compare_digest(got, digest)
+
+
+# -- loading ------------------------------------------------------------------------------------------
+
+def _where(error: jsonschema.ValidationError) -> str:
+    path = [str(p) for p in error.absolute_path]
+    if not path:
+        return "top level"
+    head, *rest = path
+    return f"[{head}]" + ("" if not rest else " " + ".".join(rest))
+
+
+def load_config(path: str) -> TableConfig:
+    try:
+        with open(path, "rb") as fh:
+            doc = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    return config_from_dict(doc, path)
+
+
+def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableConfig:
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    errors = sorted(validator.iter_errors(doc), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
+    if errors:
+        e = errors[0]
+        raise ConfigError(f"{path}: {_where(e)}: {e.message}")
+    base = os.path.dirname(os.path.abspath(path)) if os.path.exists(path) else os.getcwd()
+
+    def rel(p: str | None) -> str | None:
+        if p is None:
+            return None
+        return p if os.path.isabs(p) else os.path.normpath(os.path.join(base, p))
+
+    table = doc.get("table", {})
+    game = doc["game"]
+    setup: dict[str, Any] = {"players": list(game["players"])}
+    if "board" in game:
+        setup["board"] = game["board"]
+    if game.get("variants"):
+        setup["variants"] = list(game["variants"])
+    setup.update(game.get("options", {}))
+    _check_game(path, game["id"], setup)
+
+    ref = doc.get("referee", {})
+    try:
+        reconciler = ReconcilerSettings(
+            complete_grace=float(ref.get("complete_grace_seconds", 1.0)),
+            quiet_timeout=float(ref.get("quiet_timeout_seconds", 10.0)),
+            max_busy=float(ref.get("max_busy_seconds", 5.0)),
+            signal_ttl=float(ref.get("signal_ttl_seconds", 5.0)),
+            close_on_complete=bool(ref.get("close_on_complete", True)),
+        )
+    except ValueError as exc:
+        raise ConfigError(f"{path}: [referee]: {exc}") from None
+
+    devices = doc.get("devices", {})
+    sb = devices.get("sensor_board", {})
+    cam = devices.get("camera", {})
+    cr = devices.get("card_reader", {})
+    sensor_board = SensorBoardConfig(
+        enabled=sb.get("enabled", bool(sb)), port=sb.get("port", "emulated"), baudrate=sb.get("baudrate", 115200),
+        tags=rel(sb.get("tags")), antennas=rel(sb.get("antennas")),
+    )
+    camera = CameraConfig(
+        enabled=cam.get("enabled", bool(cam)), source=cam.get("source", "synthetic"), layout=cam.get("layout"),
+        fps=float(cam.get("fps", 4.0)), width=int(cam.get("width", 960)), height=int(cam.get("height", 720)),
+    )
+    if camera.source not in ("synthetic", "picamera2") and not camera.source.startswith("usb:"):
+        src = rel(camera.source)
+        if src is None or not os.path.isdir(src):
+            raise ConfigError(f"{path}: [devices] camera.source: {camera.source!r} is not picamera2, usb:N, synthetic or a folder")
+        camera = CameraConfig(camera.enabled, src, camera.layout, camera.fps, camera.width, camera.height)
+    card_reader = CardReaderConfig(enabled=cr.get("enabled", bool(cr)), port=cr.get("port"), kind=cr.get("kind", "rdm6300"),
+                                   cards=rel(cr.get("cards")))
+    if card_reader.enabled and not card_reader.port:
+        raise ConfigError(f"{path}: [devices] card_reader.port: a card reader needs a serial port")
+    for name, file in (("sensor_board.tags", sensor_board.tags), ("sensor_board.antennas", sensor_board.antennas),
+                       ("card_reader.cards", card_reader.cards)):
+        if file is not None and not os.path.exists(file):
+            raise ConfigError(f"{path}: [devices] {name}: file {file} does not exist")
+
+    g = doc.get("gpio", {})
+    gpio = GpioConfig(enabled=g.get("enabled", True), pin_factory=g.get("pin_factory"),
+                      **{k: g.get(k, getattr(GpioConfig, k)) for k in ("turn_done", "undo", "confirm", "alert_led", "buzzer", "status_led")})
+    if gpio.enabled:
+        seen: dict[int, str] = {}
+        for k in ("turn_done", "undo", "confirm", "alert_led", "buzzer", "status_led"):
+            pin = getattr(gpio, k)
+            if pin is None:
+                continue
+            if pin in seen:
+                raise ConfigError(f"{path}: [gpio] {k}: pin {pin} is already used by {seen[pin]}")
+            seen[pin] = k
+
+    w = doc.get("web", {})
+    web = WebConfig(enabled=w.get("enabled", True), host=w.get("host", "127.0.0.1"), port=w.get("port", 8080), threads=w.get("threads", 16))
+
+    pin_hash = doc.get("admin", {}).get("pin_hash")
+    if pin_hash is not None:
+        try:
+            _parse_pin_hash(pin_hash)
+        except ValueError as exc:
+            raise ConfigError(f"{path}: [admin] pin_hash: {exc}") from None
+
+    priority = tuple(ref.get("priority", ("sensor-board", "camera")))
+    names = dict(game.get("names", {}))
+    unknown = sorted(set(names) - set(setup["players"]))
+    if unknown:
+        raise ConfigError(f"{path}: [game] names: {', '.join(unknown)} is not a player colour of this table")
+    return TableConfig(
+        path=os.path.abspath(path) if os.path.exists(path) else path,
+        name=table.get("name", "table"),
+        data_dir=rel(table.get("data_dir", "data")) or "data",
+        store=table.get("store", "table.sqlite"),
+        game_id=game["id"],
+        setup=setup,
+        player_names=names,
+        settle=float(ref.get("settle_seconds", 0.5)),
+        priority=priority,
+        min_confidence=float(ref.get("camera_min_confidence", 0.5)),
+        reconciler=reconciler,
+        sensor_board=sensor_board,
+        camera=camera,
+        card_reader=card_reader,
+        gpio=gpio,
+        web=web,
+        pin_hash=pin_hash,
+        raw=dict(doc),
+    )
+
+
+def _check_game(path: str, game_id: str, setup: dict[str, Any]) -> None:
+    """The game exists and accepts this set-up (schema, then the engine's own checks)."""
+    from scorer.core.game import SetupOptions
+    from scorer.core.registry import UnknownGame, get_game
+
+    try:
+        game = get_game(game_id)
+    except UnknownGame as exc:
+        raise ConfigError(f"{path}: [game] id: {exc}") from None
+    validator = jsonschema.Draft202012Validator(dict(game.setup_schema()))
+    errors = list(validator.iter_errors(setup))
+    if errors:
+        e = errors[0]
+        where = ".".join(str(p) for p in e.absolute_path) or "players"
+        raise ConfigError(f"{path}: [game] {where}: {e.message}")
+    try:
+        game.setup(SetupOptions.from_json(setup))
+    except TableRefError as exc:
+        raise ConfigError(f"{path}: [game]: {exc}") from None

@@ -1,0 +1,433 @@
+"""The referee for one table, single-threaded and clock-injected: sensed positions in,
+refereed and scored moves out.
+
+``Table`` joins the pure parts (``Stabiliser``, ``Reconciler``) with the event-sourced
+``Session`` and publishes typed events on the ``EventBus``. It does no I/O of its own besides
+the session's store and never starts a thread: the runtime (``tableref.runtime``) calls it from
+one worker thread; tests call it directly with a fake clock.
+
+One method per input (observation, source health, each command); ``step`` evaluates the table
+and carries out the reconciler's decisions through a small handler table.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from scorer.core.observation import Observation
+from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message
+from scorer.referee.reconciler import (
+    AcceptMove,
+    ClearFlag,
+    CloseReason,
+    Decision,
+    RaiseFlag,
+    Reading,
+    ReadingChanged,
+    Reconciler,
+    ReconcilerSettings,
+    SignalRefused,
+    TableMatched,
+    apply_offset,
+    remove_offset,
+)
+from scorer.referee.stabiliser import Stabiliser, StableView
+from tableref import service as ev
+from tableref.service import CommandResult, EventBus
+from tableref.session import (
+    FLAG_CLEARED,
+    FLAG_RAISED,
+    GAME_OVER,
+    MOVE,
+    OVERRIDE,
+    SCORE,
+    TABLE_MATCHED,
+    UNDO,
+    Session,
+)
+from tableref.store import EventStore
+
+log = logging.getLogger(__name__)
+
+# extra bus event types of this runtime (documented in docs/runtime-api.md)
+SCORE_CHANGED = "score"
+TABLE_MATCHED_EVENT = "table_matched"
+SIGNAL = "signal"
+ALERT = "alert"
+
+# stored event type -> bus event type
+_BUS_TYPE = {
+    MOVE: ev.MOVE_ACCEPTED,
+    FLAG_RAISED: ev.FLAG_RAISED,
+    FLAG_CLEARED: ev.FLAG_CLEARED,
+    UNDO: ev.UNDO,
+    OVERRIDE: ev.OVERRIDE,
+    GAME_OVER: ev.GAME_OVER,
+    SCORE: SCORE_CHANGED,
+    TABLE_MATCHED: TABLE_MATCHED_EVENT,
+    "game_started": ev.NEW_GAME,
+}
+
+UNDO_ARM_SECONDS = 10.0
+
+
+def ok(en: str, zh: str, **data: Any) -> CommandResult:
+    return CommandResult(True, Message(en, zh), dict(data))
+
+
+def refused(message: Message, **data: Any) -> CommandResult:
+    return CommandResult(False, message, dict(data))
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    settle: float = 0.5
+    priority: tuple[str, ...] = ("sensor-board", "camera")
+    min_confidence: float = 0.5
+    reconciler: ReconcilerSettings = ReconcilerSettings()
+    name: str = "table"
+    player_names: tuple[tuple[str, str], ...] = ()
+
+
+class Table:
+    def __init__(self, store: EventStore, bus: EventBus, game_id: str, setup: Mapping[str, Any], *,
+                 clock: Callable[[], float], wall: Callable[[], str], settings: TableSettings = TableSettings(),
+                 devices: Callable[[], dict[str, Any]] | None = None) -> None:
+        self.store = store
+        self.bus = bus
+        self.clock = clock
+        self.wall = wall
+        self.settings = settings
+        self.devices = devices or (lambda: {})
+        self.stabiliser = Stabiliser(settle=settings.settle, priority=settings.priority, min_confidence=settings.min_confidence)
+        self.session = Session.resume_or_start(store, game_id, setup, clock=clock, wall=wall, publish=self._publish_stored)
+        self.reconciler = Reconciler(self.session.game, settings.reconciler)
+        self.reconciler.suppressed = self.session.undo_wait
+        self.view: StableView = self.stabiliser.view(clock())
+        self.undo_armed_at: float | None = None
+        self.alert_silenced = False
+        self._last_published: Any = None
+        self._game_cache: tuple[int, int, dict[str, Any]] | None = None
+        self.publish_state(force=True)
+
+    # -- publishing ---------------------------------------------------------------------------
+    def _publish_stored(self, type_: str, data: dict[str, Any]) -> None:
+        bus_type = _BUS_TYPE.get(type_)
+        if bus_type is not None:
+            self.bus.publish(bus_type, data, self.clock())
+
+    def _game_part(self) -> dict[str, Any]:
+        s = self.session
+        key = (s.game_no, s.seq)
+        if self._game_cache is None or self._game_cache[:2] != key:
+            game, state = s.game, s.state
+            outcome = game.outcome(state)
+            last = s.entries[-1] if s.entries else None
+            part = {
+                "game": {
+                    "id": game.id,
+                    "name": game.name.to_json(),
+                    "game_no": s.game_no,
+                    "setup": s.setup.to_json(),
+                    "players": [{"colour": p, "name": dict(self.settings.player_names).get(p, p)} for p in s.setup.players],
+                },
+                "version": s.version,
+                "turn": game.turn(state).to_json(),
+                "scoreboard": game.score(state).to_json(),
+                "outcome": outcome.to_json() if outcome else None,
+                "expected": s.expected_table().to_json(),
+                "offset": s.offset.to_json(),
+                "moves": len(s.moves()),
+                "last_move": None if last is None else {
+                    "seq": last.seq, "kind": last.kind, "reason": last.reason, "actor": last.actor, "wall": last.wall,
+                    "moves": [game.move_to_json(m) for m in last.moves],
+                    "description": [game.describe_move(m).to_json() for m in last.moves],
+                },
+                "state": game.state_to_json(state),
+            }
+            self._game_cache = (key[0], key[1], part)
+        return self._game_cache[2]
+
+    def snapshot(self) -> dict[str, Any]:
+        r = self.reconciler
+        game = self.session.game
+        reading = r.reading
+        now = self.clock()
+        pending = None
+        if reading is not None:
+            pending = {
+                "player": reading.player,
+                "moves": [game.move_to_json(m) for m in reading.moves],
+                "description": [game.describe_move(m).to_json() for m in reading.moves],
+                "complete": reading.complete,
+                "since": reading.since,
+                "takeback": reading.takeback,
+                "cards": list(reading.cards),
+            }
+        undo_wait = None
+        if r.suppressed is not None:
+            descs = [game.describe_move(m) for m in r.suppressed]
+            undo_wait = {
+                "moves": [game.move_to_json(m) for m in r.suppressed],
+                "message": Message("Take back the undone move: " + "; ".join(d.en for d in descs),
+                                   "请收回已撤销的行动：" + "；".join(d.zh for d in descs)).to_json(),
+            }
+        out = dict(self._game_part())
+        out.update({
+            "table": {"name": self.settings.name},
+            "event_id": self.bus.last_id,
+            "flag": r.flag.to_json() if r.flag else None,
+            "pending": pending,
+            "undo_wait": undo_wait,
+            "undo_armed": self.undo_armed_at is not None and now - self.undo_armed_at <= UNDO_ARM_SECONDS,
+            "alert": {"active": r.flag is not None, "silenced": self.alert_silenced and r.flag is not None},
+            "sensors": self.view.to_json(),
+            "devices": self.devices(),
+            "cards_tapped": list(r.cards),
+        })
+        return out
+
+    def publish_state(self, force: bool = False) -> None:
+        snap = self.snapshot()
+        key = {k: v for k, v in snap.items() if k not in ("event_id",)}
+        key["sensors"] = {k: v for k, v in snap["sensors"].items() if k not in ("at",)}
+        key["sensors"]["sources"] = [{k: v for k, v in s.items() if k != "last_seen"} for s in snap["sensors"]["sources"]]
+        if not force and key == self._last_published:
+            return
+        self._last_published = key
+        snap["event_id"] = self.bus.last_id + 1
+        self.bus.publish(ev.STATE, snap, self.clock())
+
+    # -- inputs ---------------------------------------------------------------------------------
+    def observe(self, obs: Observation) -> None:
+        self.stabiliser.observe(obs, self.clock())
+
+    def set_source(self, source: str, live: bool, reason: Message | None = None) -> None:
+        before = {s.source: s.live for s in self.stabiliser.sources()}
+        self.stabiliser.set_source_live(source, live, self.clock(), reason)
+        if before.get(source) != live:
+            self.session.record("device", {"source": source, "live": live, "reason": reason.to_json() if reason else None})
+            self.bus.publish(ev.DEVICES, {"source": source, "live": live, "reason": reason.to_json() if reason else None,
+                                          "devices": self.devices()}, self.clock())
+
+    def step(self) -> list[Decision]:
+        """Evaluate the table now and carry out what the reconciler decides."""
+        done: list[Decision] = []
+        for _ in range(6):  # a move accepted may reveal the next player's move on the same table
+            now = self.clock()
+            self.view = self.stabiliser.view(now)
+            decisions = self.reconciler.evaluate(self.session.state, self.view, now, self.session.offset)
+            accepted = False
+            for d in decisions:
+                accepted |= self._handle(d)
+            done.extend(decisions)
+            if not accepted:
+                break
+        self.publish_state()
+        return done
+
+    def _handle(self, d: Decision) -> bool:
+        handler = _HANDLERS[type(d)]
+        return handler(self, d)
+
+    def _on_accept(self, d: AcceptMove) -> bool:
+        if self.session.is_over():
+            return False
+        try:
+            self.session.record_move(d.moves, d.reason.value, actor="referee", player=d.player)
+        except IllegalMove as exc:  # the reconciler only proposes legal moves; say so loudly if not
+            log.error("reconciler proposed an illegal move %s: %s", d.moves, exc)
+            return False
+        self.undo_armed_at = None
+        return True
+
+    def _on_raise(self, d: RaiseFlag) -> bool:
+        self.alert_silenced = False
+        self.session.record(FLAG_RAISED, {"flag": d.flag.to_json(), "update": d.update,
+                                          "description": [d.flag.message.to_json()]})
+        return False
+
+    def _on_clear(self, d: ClearFlag) -> bool:
+        self.alert_silenced = False
+        self.session.record(FLAG_CLEARED, {"reason": d.reason, "flag": d.flag.to_json(),
+                                           "description": [Message("Flag cleared: " + d.flag.message.en,
+                                                                   "警告解除：" + d.flag.message.zh).to_json()]})
+        return False
+
+    def _on_reading(self, d: ReadingChanged) -> bool:
+        return False
+
+    def _on_matched(self, d: TableMatched) -> bool:
+        if self.session.undo_wait is not None:
+            self.session.record(TABLE_MATCHED, {})
+        return False
+
+    def _on_refused(self, d: SignalRefused) -> bool:
+        self.bus.publish(SIGNAL, {"ok": False, "reason": d.reason.value, "message": d.message.to_json()}, self.clock())
+        return False
+
+    # -- commands (each answers with a CommandResult) ------------------------------------------
+    def _signal(self, reason: CloseReason, card: str | None = None) -> CommandResult:
+        if self.session.is_over():
+            return refused(Message("The game is over.", "游戏已经结束。"))
+        before = self.session.seq
+        if card is None:
+            self.reconciler.signal(reason, self.clock())
+        else:
+            self.reconciler.tap_card(card, self.clock())
+        decisions = self.step()
+        for d in decisions:
+            if isinstance(d, SignalRefused):
+                return refused(d.message)
+        if self.session.seq != before and any(isinstance(d, AcceptMove) for d in decisions):
+            desc = self.session.entries[-1].moves
+            text = [self.session.game.describe_move(m) for m in desc]
+            return ok("Turn closed: " + "; ".join(t.en for t in text), "回合结束：" + "；".join(t.zh for t in text))
+        if card is not None:
+            return ok(f"Card {card} noted.", f"已记录卡牌 {card}。", cards=list(self.reconciler.cards))
+        return ok("The turn closes as soon as the table is still.", "版图稳定后回合即结束。")
+
+    def turn_done(self, actor: str) -> CommandResult:
+        return self._signal(CloseReason.TURN_DONE)
+
+    def tap_card(self, card: str, actor: str) -> CommandResult:
+        return self._signal(CloseReason.CARD, card)
+
+    def undo(self, actor: str, authorised: bool) -> CommandResult:
+        others = self.reconciler.reading is not None and not self.reconciler.reading.takeback
+        why = self.session.undo_refusal(authorised, others)
+        if why is not None:
+            return refused(why)
+        self.session.record_undo(actor, authorised)
+        self.undo_armed_at = None
+        undone = self.session.undo_wait or ()
+        for d in self.reconciler.after_undo(undone):
+            self._handle(d)
+        if not undone:
+            self.reconciler.suppressed = None
+        self.step()
+        return ok("Move taken back; put the table back as it was.", "已撤销；请把版图恢复原样。")
+
+    def arm_undo(self, actor: str) -> CommandResult:
+        """The undo button: arm; the confirm button within 10 s carries it out."""
+        why = self.session.undo_refusal(False, self.reconciler.reading is not None and not self.reconciler.reading.takeback)
+        if why is not None:
+            self.bus.publish(SIGNAL, {"ok": False, "reason": "undo", "message": why.to_json()}, self.clock())
+            return refused(why)
+        self.undo_armed_at = self.clock()
+        self.publish_state()
+        return ok("Press confirm to take back the last move.", "按确认键撤销上一步。")
+
+    def confirm(self, actor: str) -> CommandResult:
+        """The confirm button: carry out an armed undo, else silence the buzzer of an open flag."""
+        if self.undo_armed_at is not None and self.clock() - self.undo_armed_at <= UNDO_ARM_SECONDS:
+            self.undo_armed_at = None
+            return self.undo(actor, authorised=False)
+        self.undo_armed_at = None
+        if self.reconciler.flag is not None:
+            self.alert_silenced = True
+            self.bus.publish(ALERT, {"silenced": True}, self.clock())
+            self.publish_state()
+            return ok("Buzzer silenced; the flag stays until the table is put right.", "蜂鸣器已静音；桌面改正前警告仍然保留。")
+        return refused(Message("Nothing to confirm.", "没有需要确认的事项。"))
+
+    def override(self, actor: str, authorised: bool) -> CommandResult:
+        """Accept the table as it stands (admin PIN), with an audit entry."""
+        if not authorised:
+            return refused(Message("An override needs the admin PIN.", "强制接受需要管理员密码。"))
+        s = self.session
+        game = s.game
+        now = self.clock()
+        self.view = self.stabiliser.view(now)
+        table = self.view.merged_with(s.expected_table())
+        engine_board = remove_offset(table, s.offset)
+        if engine_board == game.visible_board(s.state) and self.reconciler.flag is None:
+            return refused(Message("The table already matches the game; nothing to override.", "版图与游戏一致；无需强制接受。"))
+        flag = self.reconciler.flag
+        forced: tuple[Any, ...] = ()
+        if flag is not None and flag.moves:
+            forced = flag.moves
+        elif self.reconciler.reading is not None:
+            forced = self.reconciler.reading.moves
+        state = s.state
+        try:
+            for m in forced:
+                state = game.apply_unchecked(state, m)
+        except Exception:  # a reading the engine cannot represent: keep it all as an offset
+            forced, state = (), s.state
+        delta = game.visible_board(state).diff(engine_board)
+        s.record_override(forced, delta, actor, flag)
+        for d in self.reconciler.reset("override"):
+            self._handle(d)
+        self.step()
+        return ok("Table accepted as it stands (override recorded).", "已按现状接受版图（强制接受已记录）。",
+                  forced=[game.move_to_json(m) for m in forced], offset=delta.to_json())
+
+    def declare(self, move: Mapping[str, Any], actor: str) -> CommandResult:
+        """A declared input the sensors cannot see (China: a card exchange, the pile running out)."""
+        s = self.session
+        try:
+            parsed = s.game.move_from_json(move)
+        except InvalidRecord as exc:
+            return refused(Message(f"Cannot read the declaration: {exc}", f"无法读取声明：{exc}"))
+        if getattr(parsed, "placements", None):
+            return refused(Message("Pieces are read from the table, not declared.", "棋子由版图读取，不需要声明。"))
+        if self.reconciler.reading is not None or self.reconciler.flag is not None:
+            return refused(Message("Finish or clear what is on the table first.", "请先完成或清理版图上的行动。"))
+        try:
+            s.record_move((parsed,), "declared", actor, player=getattr(parsed, "player", None))
+        except IllegalMove as exc:
+            v = exc.violations[0]
+            return refused(v.message, violations=[x.to_json() for x in exc.violations])
+        self.step()
+        return ok("Declared: " + s.game.describe_move(parsed).en, "已声明：" + s.game.describe_move(parsed).zh)
+
+    def new_game(self, setup: Mapping[str, Any], actor: str, authorised: bool) -> CommandResult:
+        s = self.session
+        if s.entries and not s.is_over() and not authorised:
+            return refused(Message("A game is in progress; starting a new one needs the admin PIN.",
+                                   "游戏正在进行；开始新游戏需要管理员密码。"))
+        setup = dict(setup)
+        game_id = str(setup.pop("game", s.game.id))
+        try:
+            from scorer.core.registry import get_game
+            from scorer.core.schema import validate
+
+            validate(setup, get_game(game_id).setup_schema(), "setup")
+            if not s.is_over():
+                s.abandon(actor)
+            new = Session.start(self.store, game_id, setup, clock=self.clock, wall=self.wall,
+                                publish=self._publish_stored, actor=actor)
+        except (InvalidRecord, KeyError) as exc:
+            return refused(Message(f"Cannot start that game: {exc}", f"无法开始该游戏：{exc}"))
+        self.session = new
+        self.reconciler = Reconciler(new.game, self.settings.reconciler)
+        self._game_cache = None
+        self.undo_armed_at = None
+        self.step()
+        return ok(f"New game {new.game_no} started.", f"第 {new.game_no} 局游戏已开始。", game_no=new.game_no)
+
+    # -- timing ------------------------------------------------------------------------------
+    def next_deadline(self) -> float | None:
+        now = self.clock()
+        times = [t for t in (self.stabiliser.next_deadline(), self.reconciler.next_deadline(now)) if t is not None]
+        return min(times) if times else None
+
+
+_HANDLERS: dict[type, Callable[[Table, Any], bool]] = {
+    AcceptMove: Table._on_accept,
+    RaiseFlag: Table._on_raise,
+    ClearFlag: Table._on_clear,
+    ReadingChanged: Table._on_reading,
+    TableMatched: Table._on_matched,
+    SignalRefused: Table._on_refused,
+}
+
+
+def expected_board(table: Table) -> Board:
+    return apply_offset(table.session.game.visible_board(table.session.state), table.session.offset)
+
+
+__all__ = ["Table", "TableSettings", "expected_board", "BoardDiff", "Reading"]
