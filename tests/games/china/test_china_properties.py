@@ -181,3 +181,28 @@ def test_final_scoring_totals_match_breakdown():
     for i, p in enumerate(sb.players):
         assert p.category("alliances") == fs["alliances"][i]
         assert p.category("roads") == fs["roads"][i]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_road_scoring_on_random_road_graphs(data):
+    """Random sparse road graphs (not just the shipped boards) against the brute-force reference."""
+    n = data.draw(st.integers(4, 9))
+    edges = data.draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] < e[1]), max_size=n))
+    nbrs = [[] for _ in range(n)]
+    for a, b in edges:
+        nbrs[a].append(b)
+        nbrs[b].append(a)
+    owned = data.draw(st.lists(st.integers(0, n - 1), unique=True, max_size=n))
+    res = scoring.road_points(owned, nbrs)
+    best, longest = reference_roads(owned, nbrs)
+    assert res.points <= best
+    assert res.compared and res.exhaustive_points == best
+    if longest >= 4:
+        assert any(len(r) == longest for r in res.runs)
+    # every scored run is a real run: consecutive along roads, own houses, disjoint, 4 or more
+    used = [s for r in res.runs for s in r]
+    assert len(used) == len(set(used)) and set(used) <= set(owned)
+    for r in res.runs:
+        assert len(r) >= 4 and all(b in nbrs[a] for a, b in zip(r, r[1:]))
+    assert res.points == sum(len(r) for r in res.runs)
