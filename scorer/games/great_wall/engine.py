@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -21,10 +22,15 @@ from scorer.games.great_wall import rules
 from scorer.games.great_wall.data import DRAGON, KIND_INDEX, KINDS, SPECIAL_KINDS, DeckSpec, load_deck
 from scorer.games.great_wall.moves import CardRef, Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_index, section_space
 from scorer.games.great_wall.state import CAT_FIRST, CAT_SECOND, CATEGORIES, Effect, GreatWallRules, GreatWallState, Section
-from scorer.games.great_wall.values import Card, progress
+from scorer.games.great_wall.values import Card, Valuation, progress
 
 PLAYER_COLOURS = mv.PLAYER_COLOURS
 NONE, FIRST_CHOICE, FIRST_AUTO, SECOND = 0, 1, 2, 3
+
+
+@lru_cache(maxsize=64)
+def valuation_of(rules_: GreatWallRules) -> Valuation:
+    return rules_.valuation
 
 
 def token_kind(value: int) -> str:
@@ -344,6 +350,7 @@ class _Work:
     def __init__(self, st: GreatWallState):
         self.st = st
         self.rules = st.rules
+        self.how = valuation_of(st.rules)
         self.n = st.n
         self.sections = list(st.sections)
         self.supply = list(st.supply)
@@ -372,33 +379,15 @@ class _Work:
         self.effects: list[Effect] = []
 
     def freeze(self) -> GreatWallState:
-        return replace(
-            self.st,
-            sections=tuple(self.sections),
-            supply=tuple(self.supply),
-            boxed=tuple(self.boxed),
-            first_tokens=tuple(self.first),
-            second_tokens=tuple(self.second),
-            hand_sizes=tuple(self.hand_sizes),
-            deck_sizes=tuple(self.deck_sizes),
-            played=tuple(self.played),
-            hands=tuple(self.hands) if self.hands is not None else None,
-            decks=tuple(self.decks) if self.decks is not None else None,
-            active=self.active,
-            turn_number=self.turn_number,
-            actions_done=self.actions_done,
-            free_used=self.free_used,
-            checking=self.checking,
-            check_cursor=self.check_cursor,
-            pending_claim=self.pending_claim,
-            last_round_by=self.last_round_by,
-            final_checks_done=self.final_checks_done,
-            finished=self.finished,
-            declared_passes=self.declared_passes,
-            idle_turns=self.idle_turns,
-            turn_busy=self.turn_busy,
-            draw_cards_unchecked=self.draw_cards_unchecked,
-            effects=tuple(self.effects),
+        st = self.st
+        return GreatWallState(
+            st.players, st.rules, st.deck, tuple(self.sections), tuple(self.supply), tuple(self.boxed),
+            tuple(self.first), tuple(self.second), tuple(self.hand_sizes), tuple(self.deck_sizes), tuple(self.played),
+            tuple(self.hands) if self.hands is not None else None,
+            tuple(self.decks) if self.decks is not None else None,
+            self.active, self.turn_number, self.actions_done, self.free_used, self.checking, self.check_cursor,
+            self.pending_claim, self.last_round_by, self.final_checks_done, self.finished, self.declared_passes,
+            self.idle_turns, self.turn_busy, self.draw_cards_unchecked, tuple(self.effects),
         )
 
     def snapshot(self) -> GreatWallState:
@@ -516,10 +505,10 @@ class _Work:
             alone = not any(sec.has_cards(j) for j in range(self.n) if j != c)
             if alone or self.rules.first_token_exception_literal:
                 return SECOND
-        prog = progress(sec.cards, self.n, sec.claimed_owner, sec.claimed_value, self.rules.valuation)
         eligible = sec.has_cards(c) or (self.rules.claim_without_cards and len(sec.tokens) == 1 and sec.claimed_owner >= 0)
         if not eligible:
             return NONE
+        prog = progress(sec.cards, self.n, sec.claimed_owner, sec.claimed_value, self.how)
         mine = prog[c]
         if self.rules.claim_on_tie:
             leads = all(mine >= prog[j] for j in range(self.n) if j != c)

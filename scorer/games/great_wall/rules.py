@@ -206,6 +206,8 @@ def violations(state: GreatWallState, move: GreatWallMove) -> tuple[Violation, .
 
 def _turn(state: GreatWallState, player: str) -> list[Violation]:
     p = state.player_index(player)
+    if p == state.active:
+        return []
     en, zh = player_label(player)
     if p < 0:
         return [_v("turn.unknown_player", f"{en} is not playing at this table.", f"{zh}不在本局游戏中。")]
