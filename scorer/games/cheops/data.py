@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
@@ -133,12 +134,17 @@ def board_from_json(doc: Any, where: str = "board") -> CheopsBoard:
     )
 
 
+@lru_cache(maxsize=1)
+def _shipped_board() -> CheopsBoard:
+    text = resources.files("scorer.games.cheops").joinpath("board.json").read_text("utf-8")
+    return board_from_json(json.loads(text), where="board cheops")
+
+
 def load_board(ref: str | None = None) -> CheopsBoard:
     """The shipped board (``cheops``) or a path to a board file."""
     ref = ref or SHIPPED_BOARD
     if ref == SHIPPED_BOARD:
-        text = resources.files("scorer.games.cheops").joinpath("board.json").read_text("utf-8")
-        return board_from_json(json.loads(text), where="board cheops")
+        return _shipped_board()
     if os.path.exists(ref) or ref.endswith(".json"):
         return board_from_json(read_json(ref, "board"), where=f"board {ref}")
     raise InvalidRecord(f"unknown board {ref!r}; the shipped board is 'cheops', or give a file path")
@@ -258,9 +264,14 @@ def price_tables_from_json(doc: Any, where: str = "price tables") -> PriceTables
     return PriceTables(bool(doc["provisional"]) or any(t.provisional for t in tables), tables, doc)
 
 
+@lru_cache(maxsize=1)
+def _shipped_price_tables() -> PriceTables:
+    text = resources.files("scorer.games.cheops").joinpath("price_tables.json").read_text("utf-8")
+    return price_tables_from_json(json.loads(text), where="price tables (shipped)")
+
+
 def load_price_tables(ref: str | None = None) -> PriceTables:
     """The shipped tables (``None`` or ``"shipped"``) or a path to a price-table file."""
     if ref in (None, "shipped"):
-        text = resources.files("scorer.games.cheops").joinpath("price_tables.json").read_text("utf-8")
-        return price_tables_from_json(json.loads(text), where="price tables (shipped)")
+        return _shipped_price_tables()
     return price_tables_from_json(read_json(ref, "price tables"), where=f"price tables {ref}")

@@ -189,6 +189,23 @@ def placeable_spaces(tile: list[int] | tuple[int, ...], face: int, *, support: b
     return out
 
 
+def fits_somewhere(tile: list[int] | tuple[int, ...], face: int, *, support: bool = True) -> bool:
+    """Like ``placeable_spaces`` but stops at the first space found."""
+    for i in range(len(SPACES)):
+        if tile[i] != NO_TILE:
+            continue
+        if support:
+            below = BELOW[i]
+            if below is not None and (tile[below[0]] == NO_TILE or tile[below[1]] == NO_TILE):
+                continue
+        for j in ADJACENT[i]:
+            if tile[j] == face:
+                break
+        else:
+            return True
+    return False
+
+
 def neighbour_spaces(tile: list[int] | tuple[int, ...], may_touch: bool) -> list[int]:
     out = []
     for i in range(len(SPACES)):
@@ -208,7 +225,7 @@ def hand_faces(hand: list[int] | tuple[int, ...] | None) -> list[int]:
 
 
 def can_place_normally(tile, hand) -> bool:
-    return any(placeable_spaces(tile, f) for f in hand_faces(hand))
+    return any(fits_somewhere(tile, f) for f in hand_faces(hand))
 
 
 # -- the turn ---------------------------------------------------------------------------------------
@@ -223,10 +240,16 @@ def violations(state: CheopsState, move: Turn) -> tuple[Violation, ...]:
     return ()
 
 
-def resolve(state: CheopsState, move: Turn, *, check: bool) -> Work:
-    """Play ``move`` on a working copy; with ``check`` raise ``TurnError`` at the first broken rule."""
-    if check:
+def resolve(state: CheopsState, move: Turn, *, check: bool, partial: bool = False) -> Work:
+    """Play ``move`` on a working copy; with ``check`` raise ``TurnError`` at the first broken rule.
+
+    ``partial`` checks the steps of an unfinished turn (no shape or draw checks): used to
+    enumerate moves and to read a turn that is still being played on the table.
+    """
+    if check and not partial:
         _fail(_turn_checks(state, move))
+    elif check and state.finished is not None:
+        _fail([_v("game.over", "The game is over.", "游戏已经结束。")])
     w = Work(state)
     for k, step in enumerate(move.steps):
         if w.ended is not None and not state.rules.end_after_turn:
@@ -241,7 +264,9 @@ def resolve(state: CheopsState, move: Turn, *, check: bool) -> Work:
             if w.ended is not None:
                 w.effects.append(Effect("end_condition", _end_message(w.ended)))
     if w.ended is None or state.rules.end_after_turn:
-        if check:
+        if check and not partial:
+            if move.step_b is None:
+                _fail([_no_step_b()])
             _fail(_check_draws(w, move))
         _apply_draws(w, move.draws)
     return w
@@ -284,10 +309,6 @@ def _turn_checks(state: CheopsState, move: Turn) -> list[Violation]:
                    "每回合只能放置一个家族成员（步骤 B）；只有邻居可以额外放置。" if not state.rules.law11_extra
                    else "每回合只能从手中放置一个板块，外加最多一次 11 号律法放置。",
                    fix=("Take the extra tile back.", "收回多放的板块。"))]
-    if places + law11s + passes == 0:
-        return [_v("turn.no_step_b", "Every turn has a step B: place a family tile (or use law 11), or pass when no tile fits.",
-                   "每个回合都必须执行步骤 B：放置一个家族成员（或使用 11 号律法），无处可放时放弃。",
-                   fix=("Place a family tile from your hand.", "从手中放置一个家族成员。"))]
     if len(neighbours) > 1:
         return [_v("turn.neighbour_twice", "At most one neighbour per turn.", "每回合最多购买一个邻居。",
                    fix=("Take the second neighbour back.", "收回第二个邻居。"))]
@@ -300,6 +321,12 @@ def _turn_checks(state: CheopsState, move: Turn) -> list[Violation]:
                    "只有在随后还能放置家族成员（步骤 B）时才能购买邻居。",
                    fix=("Take the neighbour back.", "收回邻居。"))]
     return []
+
+
+def _no_step_b() -> Violation:
+    return _v("turn.no_step_b", "Every turn has a step B: place a family tile (or use law 11), or pass when no tile fits.",
+              "每个回合都必须执行步骤 B：放置一个家族成员（或使用 11 号律法），无处可放时放弃。",
+              fix=("Place a family tile from your hand.", "从手中放置一个家族成员。"))
 
 
 def _game_ended(w: Work, rest) -> Violation:
@@ -581,9 +608,12 @@ def _check_law_use(w: Work, n: int, take: Take, space: str) -> list[Violation]:
         allowed = []
     wrong = [f for f in extra if f not in allowed]
     if wrong:
-        return [_v("law.resolution_invalid", f"{len_.capitalize()} {'is discarded' if take.discard else 'takes no'} "
-                   f"{' / '.join(wrong)}{' choice' if not take.discard else ', so give no ' + ' / '.join(wrong)}.",
-                   f"{lzh}{'被弃掉，不需要' if take.discard else '不需要'}指定 {' / '.join(wrong)}。", (space,))]
+        names = " / ".join(wrong)
+        if take.discard:
+            return [_v("law.resolution_invalid", f"{len_.capitalize()} is discarded, so give no {names}.",
+                       f"{lzh}被弃掉了，不需要指定 {names}。", (space,))]
+        return [_v("law.resolution_invalid", f"{len_.capitalize()} takes no {names} choice.",
+                   f"{lzh}不需要指定 {names}。", (space,))]
     if take.discard:
         return []
     if n in (4, 5, 6, 7):

@@ -125,8 +125,6 @@ class CheopsState:
     turn_number: int = 0
     passes_in_row: int = 0
     finished: Termination | None = None
-    end_after_turn: Termination | None = None  # variant end_after_turn: the condition met this turn
-    joker_colour: tuple[tuple[int, str], ...] = ()  # (player, colour) chosen at final scoring
     unchecked_passes: int = 0
     unchecked_faces: int = 0
     laws_declared: int = 0
