@@ -19,6 +19,8 @@ COMMAND_MODULES = [
     "tableref.commands.scoring",
     "tableref.commands.boards",
     "tableref.commands.emulate",
+    "tableref.commands.run",
+    "tableref.commands.vision",
 ]
 
 
@@ -28,9 +30,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Referee and live scoreboard for physical board games.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    broken = []
     for name in COMMAND_MODULES:
-        module = importlib.import_module(name)
+        try:
+            module = importlib.import_module(name)
+        except ImportError as exc:  # an optional part missing here (e.g. no OpenCV): say so, keep the rest
+            broken.append(f"{name.rsplit('.', 1)[-1]} ({exc})")
+            continue
         module.register(sub)
+    if broken:
+        parser.epilog = "unavailable in this installation: " + "; ".join(broken)
     return parser
 
 
