@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
@@ -294,13 +295,30 @@ def shipped_map_json(ref: str) -> dict[str, Any]:
 
 
 def load_map(ref: str) -> ZhangYiMap:
-    """A shipped map id (``sample``) or a path to a map file."""
+    """A shipped map id (``sample``) or a path to a map file.
+
+    Loaded maps are cached (shipped ones by id, files by path, size and modification time), so
+    replaying many records does not re-validate the same file each time.
+    """
     if ref in SHIPPED_MAPS:
-        return map_from_json(shipped_map_json(ref), where=f"map {ref}")
-    if os.path.exists(ref) or ref.endswith(".json"):
+        return _load_shipped(ref)
+    if os.path.exists(ref):
+        st = os.stat(ref)
+        return _load_file(os.path.abspath(ref), st.st_size, st.st_mtime_ns)
+    if ref.endswith(".json"):
         return map_from_json(read_json(ref, "map"), where=f"map {ref}")
     raise InvalidRecord(f"unknown Zhang Yi map {ref!r}; shipped: sample (invented, for tests/demo), or give the path of your own map file")
 
 
 def talent_index(talent: str) -> int:
     return TALENT_INDEX[talent]
+
+
+@lru_cache(maxsize=8)
+def _load_shipped(ref: str) -> ZhangYiMap:
+    return map_from_json(shipped_map_json(ref), where=f"map {ref}")
+
+
+@lru_cache(maxsize=32)
+def _load_file(path: str, size: int, mtime_ns: int) -> ZhangYiMap:
+    return map_from_json(read_json(path, "map"), where=f"map {path}")

@@ -11,14 +11,13 @@ random stream carried in the state, so a replay is exact.
 
 from __future__ import annotations
 
-from dataclasses import replace
+
 
 from scorer.core.results import Termination
 from scorer.core.types import Message
 from scorer.games.zhang_yi import scoring
 from scorer.games.zhang_yi.counters import max_addable
-from scorer.games.zhang_yi.data import JING_KE, STATES, state_label, talent_label
-from scorer.games.zhang_yi.data import TALENT_IDS
+from scorer.games.zhang_yi.data import JING_KE, STATES, TALENT_IDS, state_label, talent_label
 from scorer.games.zhang_yi.state import (
     A_ASSASSIN,
     A_CHECK,
@@ -41,6 +40,7 @@ from scorer.games.zhang_yi.state import (
     Effect,
     PendingRetreat,
     ZhangYiState,
+    evolve,
 )
 
 MASK = (1 << 64) - 1
@@ -73,13 +73,13 @@ def rng_shuffle(x: int, items: tuple[int, ...] | list[int]) -> tuple[int, tuple[
 # -- small helpers ---------------------------------------------------------------------------
 
 def fx(st: ZhangYiState, kind: str, en: str, zh: str) -> ZhangYiState:
-    return replace(st, effects=st.effects + (Effect(kind, Message(en, zh)),))
+    return evolve(st, effects=st.effects + (Effect(kind, Message(en, zh)),))
 
 
 def bump(st: ZhangYiState, key: str) -> ZhangYiState:
     counts = dict(st.declared_counts)
     counts[key] = counts.get(key, 0) + 1
-    return replace(st, declared_counts=tuple(sorted(counts.items())))
+    return evolve(st, declared_counts=tuple(sorted(counts.items())))
 
 
 def area_name(st: ZhangYiState, i: int) -> Message:
@@ -166,7 +166,7 @@ def _lone_talents(st: ZhangYiState, loc: list[int]) -> list[int]:
 
 def start(st: ZhangYiState) -> ZhangYiState:
     if st.rules.seeded:
-        return replace(st, awaiting=A_KEEP, actors=tuple(range(st.n)))
+        return evolve(st, awaiting=A_KEEP, actors=tuple(range(st.n)))
     return begin_turn(st, 1, st.first)
 
 
@@ -174,27 +174,27 @@ def keep_destiny(st: ZhangYiState, p: int, s: int) -> ZhangYiState:
     kept = list(st.kept)
     kept[p] = s
     actors = tuple(a for a in st.actors if a != p)
-    st = replace(st, kept=tuple(kept), actors=actors)
+    st = evolve(st, kept=tuple(kept), actors=actors)
     if actors:
         return st
     return begin_turn(st, 1, st.first)
 
 
 def begin_turn(st: ZhangYiState, turn: int, first: int) -> ZhangYiState:
-    st = replace(st, turn=turn, first=first, placed_this_phase=(), pool_emptied=False, held=-1, jing_ke_by=-1)
-    st = replace(st, drawers=st.order()[:2])
+    st = evolve(st, turn=turn, first=first, placed_this_phase=(), pool_emptied=False, held=-1, jing_ke_by=-1)
+    st = evolve(st, drawers=st.order()[:2])
     return next_talent(st)
 
 
 def next_talent(st: ZhangYiState) -> ZhangYiState:
     if st.drawers and st.pool_left > 0:
-        return replace(st, awaiting=A_TALENT_DRAW, actors=(st.drawers[0],))
+        return evolve(st, awaiting=A_TALENT_DRAW, actors=(st.drawers[0],))
     if st.jing_ke_by >= 0:
         if assassin_targets(st):
-            return replace(st, awaiting=A_ASSASSIN, actors=(st.jing_ke_by,))
+            return evolve(st, awaiting=A_ASSASSIN, actors=(st.jing_ke_by,))
         loc = list(st.talent_loc)
         loc[JING_KE] = GRAVE
-        st = replace(st, talent_loc=tuple(loc), jing_ke_by=-1)
+        st = evolve(st, talent_loc=tuple(loc), jing_ke_by=-1)
         st = fx(st, "assassin_idle", "Jing Ke finds no talent on the map and goes to the graveyard.", "地图上没有人才，荆轲直接进入墓地。")
     return begin_strategic(st)
 
@@ -202,7 +202,7 @@ def next_talent(st: ZhangYiState) -> ZhangYiState:
 def draw_talent(st: ZhangYiState, p: int, t: int, source: str | None) -> ZhangYiState:
     loc = list(st.talent_loc)
     left = st.pool_left - 1
-    st = replace(st, pool_left=left, pool_emptied=st.pool_emptied or left == 0,
+    st = evolve(st, pool_left=left, pool_emptied=st.pool_emptied or left == 0,
                  pool_order=st.pool_order[1:] if st.rules.seeded else st.pool_order)
     if source is not None:
         st = bump(st, f"talent_draw:{source}")
@@ -210,17 +210,17 @@ def draw_talent(st: ZhangYiState, p: int, t: int, source: str | None) -> ZhangYi
     who = st.players[p]
     if t == JING_KE:
         loc[t] = HELD
-        st = replace(st, talent_loc=tuple(loc), jing_ke_by=p, drawers=st.drawers[1:])
+        st = evolve(st, talent_loc=tuple(loc), jing_ke_by=p, drawers=st.drawers[1:])
         st = fx(st, "assassin_drawn", f"{who} drew the assassin Jing Ke; he strikes at the end of the talent phase.",
                 f"{who} 抽到了刺客荆轲；他将在人才阶段结束时行刺。")
         return next_talent(st)
     owner = st.map.talent_state[t]
     if not st.alive[owner]:
         loc[t] = GRAVE
-        st = replace(st, talent_loc=tuple(loc))
+        st = evolve(st, talent_loc=tuple(loc))
         sl = state_label(STATES[owner])
         if st.rules.no_redraw_after_dead:
-            st = replace(st, drawers=st.drawers[1:])
+            st = evolve(st, drawers=st.drawers[1:])
             st = fx(st, "talent_discarded", f"{name.en} belongs to the annihilated {sl.en} and is thrown away; the draw is used up.",
                     f"{name.zh}属于已灭亡的{sl.zh}，被弃掉；本次抽取作废。")
         else:
@@ -228,13 +228,13 @@ def draw_talent(st: ZhangYiState, p: int, t: int, source: str | None) -> ZhangYi
                     f"{name.zh}属于已灭亡的{sl.zh}，被弃掉；{who} 再抽一次。")
         return next_talent(st)
     loc[t] = HELD
-    return replace(st, talent_loc=tuple(loc), held=t, awaiting=A_TALENT_PLACE, actors=(p,))
+    return evolve(st, talent_loc=tuple(loc), held=t, awaiting=A_TALENT_PLACE, actors=(p,))
 
 
 def place_talent(st: ZhangYiState, t: int, area: int) -> ZhangYiState:
     loc = list(st.talent_loc)
     loc[t] = area
-    st = replace(st, talent_loc=tuple(loc), held=-1, placed_this_phase=st.placed_this_phase + (t,), drawers=st.drawers[1:])
+    st = evolve(st, talent_loc=tuple(loc), held=-1, placed_this_phase=st.placed_this_phase + (t,), drawers=st.drawers[1:])
     return next_talent(st)
 
 
@@ -242,7 +242,7 @@ def assassinate(st: ZhangYiState, target: int) -> ZhangYiState:
     loc = list(st.talent_loc)
     loc[target] = GRAVE
     loc[JING_KE] = GRAVE
-    st = replace(st, talent_loc=tuple(loc), jing_ke_by=-1)
+    st = evolve(st, talent_loc=tuple(loc), jing_ke_by=-1)
     name = talent_label(TALENT_IDS[target])
     st = fx(st, "assassination", f"Jing Ke assassinates {name.en}; both go to the graveyard.", f"荆轲刺杀了{name.zh}；两人都进入墓地。")
     return begin_strategic(st)
@@ -254,24 +254,24 @@ def begin_strategic(st: ZhangYiState) -> ZhangYiState:
     live = tuple(s for s in range(7) if st.alive[s])
     if st.rules.seeded:
         rng, cup = rng_shuffle(st.rng, live)
-        st = replace(st, rng=rng)
+        st = evolve(st, rng=rng)
     else:
         cup = live
-    return next_action(replace(st, cup=cup, action_no=0))
+    return next_action(evolve(st, cup=cup, action_no=0))
 
 
 def next_action(st: ZhangYiState) -> ZhangYiState:
-    st = replace(st, active_state=-1, battle=None, retreat=None, fought=False, recruit_due=0, acting=-1)
+    st = evolve(st, active_state=-1, battle=None, retreat=None, fought=False, recruit_due=0, acting=-1)
     if not any(st.alive[s] for s in st.cup):
         return end_turn(st)
     order = st.order()
     acting = order[st.action_no % len(order)]
-    return replace(st, awaiting=A_CHIT, actors=(acting,), acting=acting)
+    return evolve(st, awaiting=A_CHIT, actors=(acting,), acting=acting)
 
 
 def draw_chit(st: ZhangYiState, s: int, source: str | None) -> ZhangYiState:
     acting = st.actors[0]
-    st = replace(st, cup=tuple(c for c in st.cup if c != s), acting=acting)
+    st = evolve(st, cup=tuple(c for c in st.cup if c != s), acting=acting)
     if source is not None:
         st = bump(st, f"chit_draw:{source}")
     sl = state_label(STATES[s])
@@ -279,24 +279,24 @@ def draw_chit(st: ZhangYiState, s: int, source: str | None) -> ZhangYiState:
         if st.rules.no_redraw_after_dead:
             st = fx(st, "chit_discarded", f"The chit of the annihilated {sl.en} is thrown away; the action is used up.",
                     f"已灭亡的{sl.zh}的行动条被弃掉；本次行动作废。")
-            return next_action(replace(st, action_no=st.action_no + 1))
+            return next_action(evolve(st, action_no=st.action_no + 1))
         st = fx(st, "chit_discarded", f"The chit of the annihilated {sl.en} is thrown away; draw again.",
                 f"已灭亡的{sl.zh}的行动条被弃掉；请再抽一个。")
         return next_action(st)
     due = recruit_amount(st, s)
-    st = replace(st, active_state=s, recruit_due=due, acting=acting)
+    st = evolve(st, active_state=s, recruit_due=due, acting=acting)
     if due <= 0:
         st = fx(st, "recruit_none", f"{sl.en} has no army counters left to show new strength: no recruits.",
                 f"{sl.zh}没有可用的军势单位显示新兵力：本次不征兵。")
-        return replace(st, awaiting=A_MOVE, actors=(acting,))
-    return replace(st, awaiting=A_RECRUIT, actors=(acting,))
+        return evolve(st, awaiting=A_MOVE, actors=(acting,))
+    return evolve(st, awaiting=A_RECRUIT, actors=(acting,))
 
 
 def recruit(st: ZhangYiState, placements: list[tuple[int, int]]) -> ZhangYiState:
     strength = list(st.strength)
     for a, n in placements:
         strength[a] += n
-    return replace(st, strength=tuple(strength), awaiting=A_MOVE, actors=(st.acting,))
+    return evolve(st, strength=tuple(strength), awaiting=A_MOVE, actors=(st.acting,))
 
 
 def hold(st: ZhangYiState) -> ZhangYiState:
@@ -313,7 +313,7 @@ def march(st: ZhangYiState, o: int, d: int, m: int, talents: tuple[int, ...]) ->
     if arrive <= 0:
         for t in talents:
             loc[t] = GRAVE
-        st = replace(st, strength=tuple(strength), talent_loc=tuple(loc))
+        st = evolve(st, strength=tuple(strength), talent_loc=tuple(loc))
         extra_en = f"; {len(talents)} talent(s) with it go to the graveyard" if talents else ""
         extra_zh = f"；随行的 {len(talents)} 名人才进入墓地" if talents else ""
         st = fx(st, "attrition_destroyed", f"The army of {m} crossing from {origin.en} to {dest.en} is lost to attrition{extra_en}.",
@@ -332,19 +332,19 @@ def march(st: ZhangYiState, o: int, d: int, m: int, talents: tuple[int, ...]) ->
         strength[d] += arrive
         for t in talents:
             loc[t] = d
-        return end_action(replace(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc)))
+        return end_action(evolve(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc)))
     if notable >= 0:
         loc[notable] = GRAVE
         strength[o] += arrive if st.rules.notable_attrition else m
         name = talent_label(TALENT_IDS[notable])
-        st = replace(st, strength=tuple(strength), talent_loc=tuple(loc))
+        st = evolve(st, strength=tuple(strength), talent_loc=tuple(loc))
         st = fx(st, "repulsed", f"{name.en} repels the invasion of {dest.en}: no battle, the army stays in {origin.en}; {name.en} goes to the graveyard.",
                 f"{name.zh}击退了对{dest.zh}的侵略：不发生战斗，军队留在{origin.zh}；{name.zh}进入墓地。")
         return end_action(st)
     for t in talents:
         loc[t] = TRANSIT
-    st = replace(st, strength=tuple(strength), talent_loc=tuple(loc), battle=Battle(o, d, arrive, talents), fought=True)
-    return replace(st, awaiting=A_DIE, actors=(st.acting,))
+    st = evolve(st, strength=tuple(strength), talent_loc=tuple(loc), battle=Battle(o, d, arrive, talents), fought=True)
+    return evolve(st, awaiting=A_DIE, actors=(st.acting,))
 
 
 def roll(st: ZhangYiState, value: int, source: str | None) -> ZhangYiState:
@@ -365,7 +365,7 @@ def roll(st: ZhangYiState, value: int, source: str | None) -> ZhangYiState:
     if att <= 0:
         for t in b.talents:
             loc[t] = GRAVE
-        st = replace(st, talent_loc=tuple(loc), battle=None)
+        st = evolve(st, talent_loc=tuple(loc), battle=None)
         st = fx(st, "battle_lost", f"The attacking {a_l.en} army is wiped out by the die; {e_l.en} keeps {dest.en}.",
                 f"进攻的{a_l.zh}军被骰子全灭；{e_l.zh}守住{dest.zh}。")
         return end_action(st)
@@ -375,7 +375,7 @@ def roll(st: ZhangYiState, value: int, source: str | None) -> ZhangYiState:
         for t in b.talents:
             loc[t] = d
         owner[d], strength[d] = s, att
-        st = replace(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc), battle=None)
+        st = evolve(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc), battle=None)
         st = fx(st, "battle_won", f"The defending {e_l.en} army is wiped out by the die; {a_l.en} takes {dest.en} with {att}.",
                 f"防守的{e_l.zh}军被骰子全灭；{a_l.zh}以 {att} 兵力占领{dest.zh}。")
         return end_action(st, annihilated=enemy if st.area_count(enemy) == 0 else -1)
@@ -390,14 +390,14 @@ def roll(st: ZhangYiState, value: int, source: str | None) -> ZhangYiState:
         for t in b.talents:
             loc[t] = d
         owner[d], strength[d] = s, att
-        st = replace(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc), battle=None)
+        st = evolve(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc), battle=None)
         st = fx(st, "battle_won", f"Combat value {a_val} against {d_val}{tie}: {a_l.en} wins and takes {dest.en}; the {e_l.en} army must retreat.",
                 f"战力 {a_val} 对 {d_val}{tie_zh}：{a_l.zh}获胜并占领{dest.zh}；{e_l.zh}军必须撤退。")
         return start_retreat(st, enemy, deff, d)
     for t in b.talents:
         loc[t] = GRAVE
     strength[d] = deff
-    st = replace(st, strength=tuple(strength), talent_loc=tuple(loc), battle=None)
+    st = evolve(st, strength=tuple(strength), talent_loc=tuple(loc), battle=None)
     st = fx(st, "battle_lost", f"Combat value {a_val} against {d_val}{tie}: {e_l.en} holds {dest.en}; the attacking {a_l.en} army must retreat.",
             f"战力 {a_val} 对 {d_val}{tie_zh}：{e_l.zh}守住{dest.zh}；进攻的{a_l.zh}军必须撤退。")
     return start_retreat(st, s, att, d)
@@ -410,7 +410,7 @@ def start_retreat(st: ZhangYiState, loser: int, n: int, area: int) -> ZhangYiSta
         st = fx(st, "retreat_destroyed", f"The {sl.en} army has nowhere to retreat and is destroyed.", f"{sl.zh}军无路可退，全灭。")
         return end_action(st, annihilated=loser if st.area_count(loser) == 0 else -1)
     chooser = retreat_chooser(st)
-    return replace(st, retreat=PendingRetreat(loser, n, area, options, chooser), awaiting=A_RETREAT, actors=(chooser,))
+    return evolve(st, retreat=PendingRetreat(loser, n, area, options, chooser), awaiting=A_RETREAT, actors=(chooser,))
 
 
 def do_retreat(st: ZhangYiState, to: int) -> ZhangYiState:
@@ -421,7 +421,7 @@ def do_retreat(st: ZhangYiState, to: int) -> ZhangYiState:
     strength[to] += r.strength
     sl = state_label(STATES[r.state])
     dest = area_name(st, to)
-    st = replace(st, owner=tuple(owner), strength=tuple(strength), retreat=None)
+    st = evolve(st, owner=tuple(owner), strength=tuple(strength), retreat=None)
     st = fx(st, "retreat", f"The {sl.en} army of {r.strength} retreats to {dest.en}.", f"{sl.zh}军 {r.strength} 兵力撤退到{dest.zh}。")
     return end_action(st)
 
@@ -431,7 +431,7 @@ def end_action(st: ZhangYiState, annihilated: int = -1) -> ZhangYiState:
     loc = list(st.talent_loc)
     gone = _lone_talents(st, loc)
     if gone:
-        st = replace(st, talent_loc=tuple(loc))
+        st = evolve(st, talent_loc=tuple(loc))
         names = [talent_label(TALENT_IDS[t]) for t in gone]
         st = fx(st, "lone_talent", f"Without army of their state: {', '.join(m.en for m in names)} to the graveyard.",
                 f"没有本国军势：{'、'.join(m.zh for m in names)}进入墓地。")
@@ -446,31 +446,31 @@ def end_action(st: ZhangYiState, annihilated: int = -1) -> ZhangYiState:
         for t, where in enumerate(loc):
             if where >= 0 and ts[t] == annihilated:
                 loc[t] = GRAVE
-        st = replace(st, alive=tuple(alive), talent_loc=tuple(loc))
+        st = evolve(st, alive=tuple(alive), talent_loc=tuple(loc))
         sl = state_label(STATES[annihilated])
         st = fx(st, "annihilated", f"{sl.en} has lost its last area and is annihilated.", f"{sl.zh}失去了最后的领土，灭亡。")
         if st.rules.annihilation_first or not heg:
             return ask_check(st, annihilated, heg)
     if heg:
         return game_end(st, Termination.HEGEMONY, s)
-    return next_action(replace(st, action_no=st.action_no + 1))
+    return next_action(evolve(st, action_no=st.action_no + 1))
 
 
 def ask_check(st: ZhangYiState, s: int, heg_after: bool) -> ZhangYiState:
     actors = tuple(p for p in range(st.n) if not st.out[p])
-    return replace(st, awaiting=A_CHECK, actors=actors, check_state=s, hegemony_after_check=heg_after)
+    return evolve(st, awaiting=A_CHECK, actors=actors, check_state=s, hegemony_after_check=heg_after)
 
 
 def resolve_check(st: ZhangYiState, backer: int) -> ZhangYiState:
     s = st.check_state
     heg_after = st.hegemony_after_check
-    st = replace(st, check_state=-1, hegemony_after_check=False)
+    st = evolve(st, check_state=-1, hegemony_after_check=False)
     sl = state_label(STATES[s])
     if backer >= 0:
         kept, revealed, out = list(st.kept), list(st.revealed), list(st.out)
         kept[backer] = revealed[backer] = s
         out[backer] = True
-        st = replace(st, kept=tuple(kept), revealed=tuple(revealed), out=tuple(out))
+        st = evolve(st, kept=tuple(kept), revealed=tuple(revealed), out=tuple(out))
         who = st.players[backer]
         remaining = [p for p in range(st.n) if not out[p]]
         if len(remaining) == 1:
@@ -479,10 +479,10 @@ def resolve_check(st: ZhangYiState, backer: int) -> ZhangYiState:
                           Message(f"{who} backed {sl.en}, which was annihilated: {win} wins.", f"{who} 支持的{sl.zh}灭亡了：{win} 获胜。"))
         st = fx(st, "player_out", f"{who} backed {sl.en}, which was annihilated: {who} is out.", f"{who} 支持的{sl.zh}灭亡了：{who} 出局。")
     else:
-        st = replace(st, not_backed=st.not_backed + (s,))
+        st = evolve(st, not_backed=st.not_backed + (s,))
     if heg_after:
         return game_end(st, Termination.HEGEMONY, st.active_state)
-    return next_action(replace(st, action_no=st.action_no + 1))
+    return next_action(evolve(st, action_no=st.action_no + 1))
 
 
 # -- end of turn, end of game ---------------------------------------------------------------------
@@ -503,7 +503,7 @@ def end_turn(st: ZhangYiState) -> ZhangYiState:
 
 
 def game_end(st: ZhangYiState, why: Termination, hegemon: int) -> ZhangYiState:
-    st = replace(st, ending=why, hegemon=hegemon, battle=None, retreat=None)
+    st = evolve(st, ending=why, hegemon=hegemon, battle=None, retreat=None)
     if why is Termination.HEGEMONY:
         sl = state_label(STATES[hegemon])
         st = fx(st, "hegemony", f"{sl.en} achieves hegemony (6 areas or 4 cities): the game ends; reveal your destiny chits.",
@@ -511,14 +511,14 @@ def game_end(st: ZhangYiState, why: Termination, hegemon: int) -> ZhangYiState:
     need = tuple(p for p in range(st.n) if not st.out[p] and st.revealed[p] < 0)
     if not need:
         return finalize(st)
-    return replace(st, awaiting=A_REVEAL, actors=need)
+    return evolve(st, awaiting=A_REVEAL, actors=need)
 
 
 def reveal(st: ZhangYiState, p: int, s: int) -> ZhangYiState:
     kept, revealed = list(st.kept), list(st.revealed)
     kept[p] = revealed[p] = s
     actors = tuple(a for a in st.actors if a != p)
-    st = replace(st, kept=tuple(kept), revealed=tuple(revealed), actors=actors)
+    st = evolve(st, kept=tuple(kept), revealed=tuple(revealed), actors=actors)
     if actors:
         return st
     return finalize(st)
@@ -536,7 +536,7 @@ def finalize(st: ZhangYiState) -> ZhangYiState:
 
 
 def finish(st: ZhangYiState, why: Termination, winners: tuple[str, ...], verdict: str, reason: Message) -> ZhangYiState:
-    st = replace(st, finished=why, ending=why, winners=winners, verdict=verdict, reason=reason, awaiting=A_NONE, actors=(),
+    st = evolve(st, finished=why, ending=why, winners=winners, verdict=verdict, reason=reason, awaiting=A_NONE, actors=(),
                  battle=None, retreat=None)
     return fx(st, "game_over", reason.en, reason.zh)
 
@@ -555,7 +555,7 @@ def settle(st: ZhangYiState) -> ZhangYiState:
             st = draw_chit(st, st.cup[0], None)
         elif a == A_DIE:
             rng, v = rng_below(st.rng, 6)
-            st = roll(replace(st, rng=rng), v + 1, None)
+            st = roll(evolve(st, rng=rng), v + 1, None)
         elif a == A_CHECK:
             backers = [p for p in range(st.n) if not st.out[p] and st.kept[p] == st.check_state]
             st = resolve_check(st, backers[0] if backers else -1)

@@ -40,8 +40,9 @@ def time_result(powers: Mapping[str, int], backed: Mapping[str, str], shared_on_
     on_top = tuple(p for p, s in backed.items() if s in top)
     if len(on_top) == 1:
         who = on_top[0]
-        return on_top, "win", Message(f"End of the game: {names_en} strongest (power {best}); {who} backed it and wins.",
-                                      f"游戏结束：{names_zh}国力最高（{best}）；支持它的 {who} 获胜。")
+        mine = state_label(backed[who])
+        return on_top, "win", Message(f"End of the game: {names_en} strongest (power {best}); {who} backed {mine.en} and wins.",
+                                      f"游戏结束：{names_zh}国力最高（{best}）；支持{mine.zh}的 {who} 获胜。")
     if len(on_top) > 1 and shared_on_tie:
         who = ", ".join(on_top)
         return on_top, "win", Message(f"End of the game: {names_en} tied at the top (power {best}); shared victory for {who}.",

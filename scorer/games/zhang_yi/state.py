@@ -233,3 +233,44 @@ class ZhangYiState:
             "pool_left": self.pool_left,
             "alive": [STATES[s] for s in range(7) if self.alive[s]],
         }
+
+
+_FIELDS = tuple(f for f in ZhangYiState.__dataclass_fields__)
+_SLOTS = {name: ZhangYiState.__dict__[name] for name in _FIELDS}
+_SLOT_LIST = tuple(_SLOTS.values())
+_new = object.__new__
+
+
+class _Draft(ZhangYiState):
+    """A private, mutable working copy used inside one ``apply_unchecked`` call.
+
+    ``evolve`` on a draft updates it in place instead of copying the 50-field state again, so
+    one move costs two copies (in and out) whatever the number of automatic effects. A draft
+    never leaves the engine: ``freeze`` turns it back into a ``ZhangYiState``.
+    """
+
+    __slots__ = ()
+
+
+def _copy(st: ZhangYiState, cls: type) -> ZhangYiState:
+    out = _new(cls)
+    for slot in _SLOT_LIST:
+        slot.__set__(out, slot.__get__(st))
+    return out
+
+
+def draft(st: ZhangYiState) -> ZhangYiState:
+    return _copy(st, _Draft)
+
+
+def freeze(st: ZhangYiState) -> ZhangYiState:
+    return _copy(st, ZhangYiState) if type(st) is _Draft else st
+
+
+def evolve(st: ZhangYiState, **changes: Any) -> ZhangYiState:
+    """``dataclasses.replace`` for the hot path: copies the slots directly (no ``__init__``);
+    on a draft it updates in place. Same result as ``replace`` (the tests compare them)."""
+    out = st if type(st) is _Draft else _copy(st, ZhangYiState)
+    for name, value in changes.items():
+        _SLOTS[name].__set__(out, value)
+    return out

@@ -1,0 +1,37 @@
+"""Rules engine for 張儀 戦国七雄興亡記 (Zhang Yi, Game Journal No. 18), per rules/zhang-yi.md."""
+
+from scorer.core.registry import register
+from scorer.games.zhang_yi.engine import GAME, ZhangYiGame
+from scorer.games.zhang_yi.moves import (
+    Assassinate,
+    DrawChit,
+    DrawTalent,
+    Hold,
+    KeepDestiny,
+    March,
+    NotBacked,
+    PlaceTalent,
+    Recruit,
+    Retreat,
+    RevealDestiny,
+    RollDie,
+)
+
+register(GAME)
+
+__all__ = [
+    "Assassinate",
+    "DrawChit",
+    "DrawTalent",
+    "GAME",
+    "Hold",
+    "KeepDestiny",
+    "March",
+    "NotBacked",
+    "PlaceTalent",
+    "Recruit",
+    "Retreat",
+    "RevealDestiny",
+    "RollDie",
+    "ZhangYiGame",
+]

@@ -1,0 +1,559 @@
+"""The Zhang Yi engine: ``scorer.core.Game`` for 張儀 戦国七雄興亡記 (rules/zhang-yi.md)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Iterator, Mapping
+
+from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo
+from scorer.core.results import Outcome, PlayerScore, Scoreboard, Unchecked
+from scorer.core.types import Board, InvalidRecord, Message, Piece
+from scorer.games.zhang_yi import flow, rules, scoring
+from scorer.games.zhang_yi import moves as mv
+from scorer.games.zhang_yi.board import ZhangYiMap, load_map
+from scorer.games.zhang_yi.counters import representable
+from scorer.games.zhang_yi.data import (
+    ARMY,
+    POOL_SIZE,
+    SET_ASIDE,
+    STATE_INDEX,
+    STATES,
+    TALENT_IDS,
+    TALENT_INDEX,
+    state_label,
+    talent_label,
+    talent_piece_kind,
+)
+from scorer.games.zhang_yi.moves import (
+    Assassinate,
+    DrawChit,
+    DrawTalent,
+    Hold,
+    KeepDestiny,
+    March,
+    NotBacked,
+    PlaceTalent,
+    Recruit,
+    Retreat,
+    RevealDestiny,
+    RollDie,
+    ZhangYiMove,
+)
+from scorer.games.zhang_yi.state import (
+    A_ASSASSIN,
+    A_CHECK,
+    A_CHIT,
+    A_DIE,
+    A_KEEP,
+    A_MOVE,
+    A_RECRUIT,
+    A_RETREAT,
+    A_REVEAL,
+    A_TALENT_DRAW,
+    A_TALENT_PLACE,
+    GRAVE,
+    HELD,
+    OUT,
+    PHASE_OF,
+    POOL,
+    TRANSIT,
+    ZhangYiRules,
+    ZhangYiState,
+    draft,
+    evolve,
+    freeze,
+)
+
+# Sources whose inputs rest on a person's word; the camera and the card reader are sensors (they
+# read the die or the drawn counter), though neither can tell whether the draw itself was random.
+DECLARING_SOURCES = frozenset({"dashboard", "record"})
+CATEGORIES = ("won", "backed_power", "backed_areas", "backed_cities")
+RESERVED_PLAYER_IDS = frozenset(STATES) | {"neutral"}
+
+SAMPLE_REFUSAL = (
+    "the Zhang Yi map 'sample' is an invented SAMPLE map, not the printed board of Game Journal No. 18; "
+    "to play on it anyway set \"sample_map_confirmed\": true in the setup, or enter your printed map "
+    "(copy scorer/games/zhang_yi/maps/template.json, fill it in as docs/zhang-yi.md explains, and give its path as \"board\") "
+    "/ 'sample' 是虚构的示例地图，不是游戏杂志第 18 期的印刷地图；如仍要使用，请在设置中加入 \"sample_map_confirmed\": true，"
+    "或按 docs/zhang-yi.md 录入你手中的地图并把文件路径填入 \"board\""
+)
+
+
+class ZhangYiGame(Game[ZhangYiState, ZhangYiMove]):
+    id = "zhang_yi"
+    name = Message("Zhang Yi: Rise and Fall of the Seven Warring States", "张仪 · 战国七雄兴亡记")
+    min_players = 2
+    max_players = 3
+
+    # -- set-up -----------------------------------------------------------------------------
+    def setup(self, options: SetupOptions) -> ZhangYiState:
+        players = tuple(options.players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise InvalidRecord(f"Zhang Yi is for 2 players (3 with the variant), not {len(players)}", where="setup.players")
+        if len(set(players)) != len(players):
+            raise InvalidRecord("player ids must be different", where="setup.players")
+        for p in players:
+            if p in RESERVED_PLAYER_IDS:
+                raise InvalidRecord(f"{p!r} names a state; choose another player id", where="setup.players")
+        unknown = set(options.variants) - set(ZhangYiRules.VARIANTS)
+        if unknown:
+            raise InvalidRecord(f"unknown variant(s) {sorted(unknown)}; known: {', '.join(ZhangYiRules.VARIANTS)}", where="setup.variants")
+        board = options.board
+        gmap = board if isinstance(board, ZhangYiMap) else load_map(board or "sample")
+        if gmap.sample and options.get("sample_map_confirmed") is not True:
+            raise InvalidRecord(SAMPLE_REFUSAL, where="setup.board")
+        chance = options.get("chance", "declared")
+        if chance not in ("declared", "seeded"):
+            raise InvalidRecord("chance must be 'declared' or 'seeded'", where="setup.chance")
+        if chance == "seeded" and options.seed is None:
+            raise InvalidRecord("seeded chance needs a seed", where="setup.seed")
+        first_name = options.get("first_player", players[0])
+        if first_name not in players:
+            raise InvalidRecord(f"first_player {first_name!r} is not one of the players", where="setup.first_player")
+        flags = {v: True for v in options.variants}
+        rules_ = ZhangYiRules(seeded=chance == "seeded", **flags)
+        if rules_.counter_limit and any(c is None for c in gmap.counters):
+            raise InvalidRecord("the counter_limit variant needs counters_1_2 and counters_3_4 for every state in the map", where="setup.variants")
+        n = len(players)
+        owner = tuple(a.setup_state for a in gmap.areas)
+        strength = tuple(a.setup_strength for a in gmap.areas)
+        talent_loc = [POOL] * len(TALENT_IDS)
+        pool_order: tuple[int, ...] = ()
+        dealt: tuple[tuple[int, ...], ...] = ()
+        rng = 0
+        if rules_.seeded:
+            rng = (int(options.seed) * 0x2545F4914F6CDD1D + 0x5DEECE66D) & flow.MASK  # type: ignore[arg-type]
+            rng, order = flow.rng_shuffle(rng, tuple(range(len(TALENT_IDS))))
+            for t in order[:SET_ASIDE]:
+                talent_loc[t] = OUT
+            pool_order = order[SET_ASIDE:]
+            rng, chits = flow.rng_shuffle(rng, tuple(range(7)))
+            dealt = tuple(tuple(chits[2 * p: 2 * p + 2]) for p in range(n))
+        state = ZhangYiState(
+            map=gmap,
+            players=players,
+            rules=rules_,
+            owner=owner,
+            strength=strength,
+            talent_loc=tuple(talent_loc),
+            alive=(True,) * 7,
+            awaiting=A_KEEP,
+            first=players.index(first_name),
+            pool_left=POOL_SIZE,
+            pool_order=pool_order,
+            rng=rng,
+            dealt=dealt,
+            kept=(-1,) * n,
+            revealed=(-1,) * n,
+            out=(False,) * n,
+        )
+        return flow.settle(flow.start(state))
+
+    def turn(self, state: ZhangYiState) -> TurnInfo:
+        active = tuple(state.players[a] for a in state.actors)
+        return TurnInfo(active, phase=PHASE_OF[state.awaiting], round=state.turn, awaiting=state.awaiting, prompt=prompt(state))
+
+    # -- legality and effects ---------------------------------------------------------------
+    def violations(self, state: ZhangYiState, move: ZhangYiMove) -> tuple:
+        return rules.violations(state, move)
+
+    def apply_unchecked(self, state: ZhangYiState, move: ZhangYiMove) -> ZhangYiState:
+        st = evolve(draft(state), effects=())  # a private working copy, frozen again below
+        idx = st.map.area_index
+        if isinstance(move, DrawTalent):
+            st = flow.draw_talent(st, st.player_index(move.player), TALENT_INDEX[move.talent], move.source)
+        elif isinstance(move, PlaceTalent):
+            st = flow.place_talent(st, TALENT_INDEX[move.talent], idx[move.area])
+        elif isinstance(move, Assassinate):
+            st = flow.assassinate(st, TALENT_INDEX[move.target])
+        elif isinstance(move, DrawChit):
+            st = flow.draw_chit(st, STATE_INDEX[move.state], move.source)
+        elif isinstance(move, Recruit):
+            st = flow.recruit(st, [(idx[a], n) for a, n in move.placements])
+        elif isinstance(move, March):
+            st = flow.march(st, idx[move.origin], idx[move.dest], move.strength, tuple(TALENT_INDEX[t] for t in move.talents))
+        elif isinstance(move, Hold):
+            st = flow.hold(st)
+        elif isinstance(move, RollDie):
+            st = flow.roll(st, move.value, move.source)
+        elif isinstance(move, Retreat):
+            assert move.to is not None
+            st = flow.do_retreat(st, idx[move.to])
+        elif isinstance(move, RevealDestiny):
+            p = st.player_index(move.player)
+            if st.awaiting == A_CHECK:
+                st = flow.resolve_check(st, p)
+            else:
+                st = flow.reveal(st, p, STATE_INDEX[move.state])
+        elif isinstance(move, NotBacked):
+            st = flow.resolve_check(st, -1)
+        elif isinstance(move, KeepDestiny):
+            st = flow.keep_destiny(st, st.player_index(move.player), STATE_INDEX[move.state])
+        else:
+            raise TypeError(f"not a Zhang Yi move: {move!r}")
+        return freeze(flow.settle(st))
+
+    # -- enumerating moves ------------------------------------------------------------------
+    def legal_moves(self, state: ZhangYiState) -> Iterator[ZhangYiMove]:
+        """Every legal move for the awaited input (declared chance inputs included)."""
+        if state.finished is not None:
+            return
+        a = state.awaiting
+        gmap = state.map
+        if a == A_KEEP:
+            for p in state.actors:
+                for s in state.dealt[p]:
+                    yield KeepDestiny(state.players[p], STATES[s])
+        elif a == A_TALENT_DRAW:
+            p = state.players[state.actors[0]]
+            for t, loc in enumerate(state.talent_loc):
+                if loc == POOL:
+                    yield DrawTalent(p, TALENT_IDS[t])
+        elif a == A_TALENT_PLACE:
+            p = state.players[state.actors[0]]
+            for i in state.areas_of(gmap.talent_state[state.held]):
+                yield PlaceTalent(p, TALENT_IDS[state.held], gmap.areas[i].id)
+        elif a == A_ASSASSIN:
+            p = state.players[state.actors[0]]
+            for t in flow.assassin_targets(state):
+                yield Assassinate(p, TALENT_IDS[t])
+        elif a == A_CHIT:
+            p = state.players[state.actors[0]]
+            for s in state.cup:
+                yield DrawChit(p, STATES[s])
+        elif a == A_RECRUIT:
+            p = state.players[state.actors[0]]
+            areas = [gmap.areas[i].id for i in state.areas_of(state.active_state)]
+            due = state.recruit_due
+            if state.rules.recruit_one_area:
+                splits: Iterator[tuple[int, ...]] = (tuple(due if j == k else 0 for j in range(len(areas))) for k in range(len(areas)))
+            else:
+                splits = compositions(due, len(areas))
+            for split in splits:
+                move = Recruit(p, tuple((areas[j], n) for j, n in enumerate(split) if n))
+                if not state.rules.counter_limit or not rules.violations(state, move):
+                    yield move
+        elif a == A_MOVE:
+            p = state.players[state.actors[0]]
+            yield Hold(p)
+            for o in state.areas_of(state.active_state):
+                if state.strength[o] < 2:
+                    continue
+                here = state.talents_in(o)
+                for d, _ in gmap.neighbours[o]:
+                    for m in range(1, state.strength[o]):
+                        for k in range(len(here) + 1):
+                            for ts in combinations(here, k):
+                                move = March(p, gmap.areas[o].id, gmap.areas[d].id, m, tuple(TALENT_IDS[t] for t in ts))
+                                if not state.rules.counter_limit or not rules.violations(state, move):
+                                    yield move
+        elif a == A_DIE:
+            p = state.players[state.actors[0]]
+            for v in range(1, 7):
+                yield RollDie(p, v)
+        elif a == A_RETREAT:
+            assert state.retreat is not None
+            p = state.players[state.actors[0]]
+            for i in state.retreat.options:
+                yield Retreat(p, gmap.areas[i].id)
+        elif a == A_CHECK:
+            yield NotBacked(STATES[state.check_state])
+            for p in state.actors:
+                yield RevealDestiny(state.players[p], STATES[state.check_state])
+        elif a == A_REVEAL:
+            for p in state.actors:
+                for s in range(7):
+                    move = RevealDestiny(state.players[p], STATES[s])
+                    if not rules.violations(state, move):
+                        yield move
+
+    # -- results -------------------------------------------------------------------------------
+    def score(self, state: ZhangYiState) -> Scoreboard:
+        players = []
+        for p, name in enumerate(state.players):
+            s = state.revealed[p]
+            if s >= 0:
+                row = (int(name in state.winners), state.power(s), state.area_count(s), state.city_count(s))
+            else:
+                row = (int(name in state.winners), 0, 0, 0)
+            players.append(PlayerScore(player=name, total=row[0], breakdown=tuple(zip(CATEGORIES, row))))
+        return Scoreboard(
+            game=self.id,
+            players=tuple(players),
+            final=state.finished is not None,
+            not_checked=unchecked(state),
+            declared=declared(state),
+            provisional_data=state.map.provisional or state.map.sample,
+            categories=CATEGORIES,
+        )
+
+    def outcome(self, state: ZhangYiState) -> Outcome | None:
+        if state.finished is None:
+            return None
+        assert state.reason is not None
+        return Outcome(state.finished, state.winners, state.reason, False)
+
+    # -- sensors ---------------------------------------------------------------------------
+    def visible_board(self, state: ZhangYiState) -> Board:
+        """Army strength as ``Piece(state, "army")`` counted by strength; talents as
+        ``Piece(state, "talent-<id>")``; per area's ``space_id``. A battle waiting for its die
+        shows the attacker in the battle area; a loser waiting to retreat is still there."""
+        gmap = state.map
+        cells: dict[str, dict[Piece, int]] = {}
+
+        def add(area: int, piece: Piece, n: int) -> None:
+            if n > 0:
+                cell = cells.setdefault(gmap.areas[area].space_id, {})
+                cell[piece] = cell.get(piece, 0) + n
+
+        for i, (o, n) in enumerate(zip(state.owner, state.strength)):
+            if o >= 0:
+                add(i, Piece(STATES[o], ARMY), n)
+        ts = gmap.talent_state
+        for t, loc in enumerate(state.talent_loc):
+            if loc >= 0:
+                add(loc, Piece(STATES[ts[t]], talent_piece_kind(TALENT_IDS[t])), 1)
+        if state.battle is not None:
+            b = state.battle
+            add(b.dest, Piece(STATES[state.active_state], ARMY), b.attacker)
+            for t in b.talents:
+                add(b.dest, Piece(STATES[ts[t]], talent_piece_kind(TALENT_IDS[t])), 1)
+        if state.retreat is not None:
+            r = state.retreat
+            add(r.area, Piece(STATES[r.state], ARMY), r.strength)
+        return Board.from_counts(cells)
+
+    def explain(self, state: ZhangYiState, sensed: Board) -> tuple[Explanation[ZhangYiMove], ...]:
+        from scorer.games.zhang_yi.explain import explain
+
+        return explain(self, state, sensed)
+
+    # -- records ---------------------------------------------------------------------------
+    def move_from_json(self, data: Mapping[str, Any]) -> ZhangYiMove:
+        return mv.move_from_json(data)
+
+    def move_to_json(self, move: ZhangYiMove) -> dict[str, Any]:
+        return mv.move_to_json(move)
+
+    def move_schema(self) -> Mapping[str, Any]:
+        return mv.move_schema()
+
+    def setup_schema(self) -> Mapping[str, Any]:
+        return mv.setup_schema()
+
+    def describe_move(self, move: ZhangYiMove) -> Message:
+        return describe(move)
+
+    def state_to_json(self, state: ZhangYiState) -> dict[str, Any]:
+        gmap = state.map
+        ts = gmap.talent_state
+
+        def where(loc: int) -> str:
+            if loc >= 0:
+                return gmap.areas[loc].id
+            return {POOL: "pool", GRAVE: "graveyard", OUT: "pool", HELD: "drawn", TRANSIT: "moving"}[loc]
+
+        return {
+            "map": gmap.id,
+            "sample_map": gmap.sample,
+            "provisional_map": gmap.provisional,
+            "players": list(state.players),
+            "turn": state.turn,
+            "first_player": state.players[state.first],
+            "turn_info": self.turn(state).to_json(),
+            "acting": state.players[state.acting] if state.acting >= 0 else None,
+            "active_state": STATES[state.active_state] if state.active_state >= 0 else None,
+            "recruit_due": state.recruit_due if state.awaiting == A_RECRUIT else None,
+            "pool_left": state.pool_left,
+            "chits_left": [STATES[s] for s in state.cup],
+            "areas": [
+                {
+                    "id": a.id,
+                    "space": a.space_id,
+                    "name": a.label.to_json(),
+                    "city": a.city,
+                    "state": STATES[state.owner[i]] if state.owner[i] >= 0 else None,
+                    "strength": state.strength[i],
+                    "talents": [TALENT_IDS[t] for t in state.talents_in(i)],
+                }
+                for i, a in enumerate(gmap.areas)
+            ],
+            "states": {
+                STATES[s]: {
+                    "alive": state.alive[s],
+                    "power": state.power(s),
+                    "areas": state.area_count(s),
+                    "cities": state.city_count(s),
+                    "strength": sum(n for i, n in enumerate(state.strength) if state.owner[i] == s),
+                }
+                for s in range(7)
+            },
+            "talents": {TALENT_IDS[t]: {"state": STATES[ts[t]] if ts[t] >= 0 else None, "where": where(loc)} for t, loc in enumerate(state.talent_loc)},
+            "battle": None if state.battle is None else {
+                "from": gmap.areas[state.battle.origin].id, "to": gmap.areas[state.battle.dest].id,
+                "attacker": state.battle.attacker, "talents": [TALENT_IDS[t] for t in state.battle.talents]},
+            "retreat": None if state.retreat is None else {
+                "state": STATES[state.retreat.state], "strength": state.retreat.strength, "from": gmap.areas[state.retreat.area].id,
+                "options": [gmap.areas[i].id for i in state.retreat.options], "chooser": state.players[state.retreat.chooser]},
+            "revealed": {state.players[p]: STATES[s] for p, s in enumerate(state.revealed) if s >= 0},
+            "out": [state.players[p] for p in range(state.n) if state.out[p]],
+            "effects": [{"kind": e.kind, "message": e.message.to_json()} for e in state.effects],
+        }
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+def compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to split ``total`` into ``parts`` ordered non-negative integers."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in compositions(total - first, parts - 1):
+            yield (first,) + rest
+
+
+def prompt(state: ZhangYiState) -> Message | None:
+    a = state.awaiting
+    who = ", ".join(state.players[p] for p in state.actors)
+    sl = state_label(STATES[state.active_state]) if state.active_state >= 0 else None
+    if a == A_TALENT_DRAW:
+        return Message(f"{who}: draw a talent and declare it.", f"{who}：抽一个人才并声明。")
+    if a == A_TALENT_PLACE:
+        name = talent_label(TALENT_IDS[state.held])
+        owner = state_label(STATES[state.map.talent_state[state.held]])
+        return Message(f"{who}: place {name.en} in a {owner.en} area.", f"{who}：把{name.zh}放到{owner.zh}的一个区域。")
+    if a == A_ASSASSIN:
+        return Message(f"{who}: choose Jing Ke's target.", f"{who}：选择荆轲的刺杀目标。")
+    if a == A_CHIT:
+        return Message(f"{who}: draw an action chit and declare it.", f"{who}：抽一个行动条并声明。")
+    if a == A_RECRUIT and sl:
+        return Message(f"{who}: {sl.en} recruits {state.recruit_due}.", f"{who}：{sl.zh}征兵 {state.recruit_due}。")
+    if a == A_MOVE and sl:
+        return Message(f"{who}: move one {sl.en} army to an adjacent area, or hold.", f"{who}：移动{sl.zh}的一支军队到相邻区域，或不移动。")
+    if a == A_DIE:
+        return Message(f"{who}: roll the battle die.", f"{who}：掷战斗骰子。")
+    if a == A_RETREAT and state.retreat is not None:
+        rl = state_label(STATES[state.retreat.state])
+        opts = ", ".join(state.map.areas[i].id for i in state.retreat.options)
+        return Message(f"{who}: choose where the {rl.en} army retreats ({opts}).", f"{who}：选择{rl.zh}军的撤退区域（{opts}）。")
+    if a == A_CHECK:
+        cl = state_label(STATES[state.check_state])
+        return Message(f"{cl.en} is annihilated: its backer reveals his destiny chit, or declare that nobody backs it.",
+                       f"{cl.zh}灭亡：支持者公开天命条，或声明无人支持。")
+    if a == A_REVEAL:
+        return Message(f"{who}: reveal your destiny chit.", f"{who}：公开你的天命条。")
+    if a == A_KEEP:
+        return Message(f"{who}: keep one of your two destiny chits.", f"{who}：从两个天命条中保留一个。")
+    return None
+
+
+def unchecked(state: ZhangYiState) -> tuple[Unchecked, ...]:
+    out = []
+    gmap = state.map
+    if gmap.sample:
+        out.append(Unchecked("map.sample", Message(
+            f"Played on the invented SAMPLE map '{gmap.id}', not the printed board: areas, borders, cities, set-up and generals' bonuses are made up.",
+            f"使用的是虚构的示例地图“{gmap.id}”，不是印刷地图：区域、边界、都市、初始配置和将军战力都是编造的。")))
+    elif gmap.provisional:
+        out.append(Unchecked("map.provisional", Message(
+            f"Map '{gmap.id}' is marked provisional: some of its values are guesses.", f"地图“{gmap.id}”标记为临时数据：部分数值是推测的。")))
+    if gmap.unconfirmed_talents:
+        names = ", ".join(gmap.unconfirmed_talents)
+        out.append(Unchecked("talents.state_unconfirmed", Message(
+            f"The state of these talents is not confirmed from the counters: {names}.", f"以下人才所属诸侯尚未按实物确认：{names}。")))
+    if not state.rules.seeded:
+        out.append(Unchecked("talents.set_aside", Message(
+            "The two talents put aside unseen at set-up are unknown: a declared draw of one of them cannot be caught.",
+            "开局时未看就放到一旁的 2 个人才是未知的：若声明抽到其中之一，裁判无法发现。")))
+        out.append(Unchecked("chance.declared", Message(
+            "Draws and die rolls are declared: the referee checks that each is possible, not that it was random.",
+            "抽取和掷骰结果由玩家声明：裁判只检查结果是否可能，无法检查是否随机。")))
+    if state.finished is None and any(state.revealed[p] < 0 for p in range(state.n)):
+        out.append(Unchecked("destiny.secret", Message(
+            "Destiny chits are secret until revealed: who backs which state is not known yet.",
+            "天命条在公开前是秘密：尚不知道谁支持哪个诸侯。")))
+    if not state.rules.counter_limit:
+        out.append(Unchecked("counters.limit", Message(
+            "The army counter limit (8 counters per state) is not enforced; strength is tracked as a number (A12).",
+            "未执行军势单位数量上限（每国 8 个）；兵力按数值记录（A12）。")))
+    else:
+        bad = [STATES[s] for s in range(7) if gmap.counters[s] is not None and
+               not representable([state.strength[i] for i in state.areas_of(s)], *gmap.counters[s])]  # type: ignore[misc]
+        if bad:
+            out.append(Unchecked("counters.after_losses", Message(
+                f"After losses these states' strengths cannot be shown exactly with their counters: {', '.join(bad)}.",
+                f"损失后以下诸侯的兵力无法用其军势单位准确表示：{', '.join(bad)}。")))
+    return tuple(out)
+
+
+def declared(state: ZhangYiState) -> tuple[str, ...]:
+    out = []
+    for what, label in (("die_roll", "die rolls"), ("talent_draw", "talent draws"), ("chit_draw", "action chit draws")):
+        parts = [(k.split(":", 1)[1], n) for k, n in state.declared_counts if k.startswith(what + ":")]
+        said = [(src, n) for src, n in parts if src in DECLARING_SOURCES]
+        seen = [(src, n) for src, n in parts if src not in DECLARING_SOURCES]
+        if said:
+            text = f"{label}: {sum(n for _, n in said)} declared ({', '.join(f'{src} {n}' for src, n in said)})"
+            if seen:
+                text += f"; {sum(n for _, n in seen)} read by sensors ({', '.join(f'{src} {n}' for src, n in seen)})"
+            out.append(text)
+    revealed = [f"{state.players[p]}={STATES[s]}" for p, s in enumerate(state.revealed) if s >= 0]
+    if revealed:
+        out.append("destiny chits revealed: " + ", ".join(revealed))
+    if state.not_backed:
+        out.append("declared backed by nobody when annihilated: " + ", ".join(STATES[s] for s in state.not_backed))
+    if state.finished is not None and not state.rules.seeded:
+        out.append("winner: rests on the declared destiny chits")
+    return tuple(out)
+
+
+def describe(move: ZhangYiMove) -> Message:
+    if isinstance(move, DrawTalent):
+        n = talent_label(move.talent)
+        return Message(f"{move.player} draws {n.en} ({move.source})", f"{move.player} 抽到{n.zh}（{move.source}）")
+    if isinstance(move, PlaceTalent):
+        n = talent_label(move.talent)
+        return Message(f"{move.player} places {n.en} in {move.area}", f"{move.player} 把{n.zh}放在 {move.area}")
+    if isinstance(move, Assassinate):
+        n = talent_label(move.target)
+        return Message(f"{move.player}: Jing Ke kills {n.en}", f"{move.player}：荆轲刺杀{n.zh}")
+    if isinstance(move, DrawChit):
+        sl = state_label(move.state)
+        return Message(f"{move.player} draws the {sl.en} chit ({move.source})", f"{move.player} 抽到{sl.zh}的行动条（{move.source}）")
+    if isinstance(move, Recruit):
+        en = ", ".join(f"{n} in {a}" for a, n in move.placements)
+        zh = "，".join(f"{a} {n}" for a, n in move.placements)
+        return Message(f"{move.player} recruits {en}", f"{move.player} 征兵：{zh}")
+    if isinstance(move, March):
+        with_en = f" with {', '.join(move.talents)}" if move.talents else ""
+        with_zh = f"，带{'、'.join(talent_label(t).zh for t in move.talents)}" if move.talents else ""
+        return Message(f"{move.player} moves {move.strength} from {move.origin} to {move.dest}{with_en}",
+                       f"{move.player} 从 {move.origin} 移动 {move.strength} 兵力到 {move.dest}{with_zh}")
+    if isinstance(move, Hold):
+        return Message(f"{move.player} does not move", f"{move.player} 不移动")
+    if isinstance(move, RollDie):
+        return Message(f"{move.player} rolls {move.value} ({move.source})", f"{move.player} 掷出 {move.value}（{move.source}）")
+    if isinstance(move, Retreat):
+        return Message(f"{move.player} sends the retreat to {move.to}", f"{move.player} 指定撤退到 {move.to}")
+    if isinstance(move, RevealDestiny):
+        sl = state_label(move.state)
+        return Message(f"{move.player} reveals destiny: {sl.en}", f"{move.player} 公开天命：{sl.zh}")
+    if isinstance(move, NotBacked):
+        sl = state_label(move.state)
+        return Message(f"Nobody backs the annihilated {sl.en}", f"无人支持灭亡的{sl.zh}")
+    if isinstance(move, KeepDestiny):
+        return Message(f"{move.player} keeps a destiny chit", f"{move.player} 保留一个天命条")
+    return Message(repr(move), repr(move))
+
+
+def final_scoring(state: ZhangYiState) -> dict[str, Any]:
+    """National power of the live states, the winning states and the result (11.3), for the benchmark
+    and the dashboard; works on any state (the winner needs the revealed destiny chits)."""
+    powers = {STATES[s]: state.power(s) for s in range(7) if state.alive[s]}
+    backed = {state.players[p]: STATES[s] for p, s in enumerate(state.revealed) if s >= 0 and not state.out[p]}
+    winners, verdict, _ = scoring.time_result(powers, backed, state.rules.tied_top_shared_win)
+    return {"powers": powers, "winning_states": scoring.winning_states(powers), "winners": winners, "verdict": verdict}
+
+
+GAME = ZhangYiGame()
