@@ -1,0 +1,35 @@
+"""Rules engine for Ming Dynasty / Ming-Dynastie (Hans im Glück 2007, Rio Grande no. 233), per rules/ming.md."""
+
+from scorer.core.registry import register
+from scorer.games.ming.engine import GAME, MingGame
+from scorer.games.ming.moves import (
+    ChooseStartPlayer,
+    MovePrince,
+    Pass,
+    PlaceFamily,
+    PlaceNeutral,
+    PlacePrince,
+    ReturnCards,
+    SendBack,
+    Stay,
+    TakeCard,
+    TakeDragon,
+)
+
+register(GAME)
+
+__all__ = [
+    "ChooseStartPlayer",
+    "GAME",
+    "MingGame",
+    "MovePrince",
+    "Pass",
+    "PlaceFamily",
+    "PlaceNeutral",
+    "PlacePrince",
+    "ReturnCards",
+    "SendBack",
+    "Stay",
+    "TakeCard",
+    "TakeDragon",
+]

@@ -18,7 +18,6 @@ from scorer.core.types import Board, InvalidRecord, Message, Piece
 from scorer.games.ming import moves as mv
 from scorer.games.ming import rules, scoring
 from scorer.games.ming.board import (
-    DRAGON,
     TILES_PER_COLOUR,
     MingBoard,
     city_space,
@@ -55,7 +54,6 @@ from scorer.games.ming.state import (
     FAMILY_PER_ROUND,
     HAND_LIMIT,
     MAX_DEPLOY,
-    NEUTRAL_MAX_PER_DISTRICT,
     PH_CARDS,
     PH_MOVE,
     PH_NEUTRAL,
@@ -78,6 +76,7 @@ from scorer.games.ming.state import (
     MingRules,
     MingState,
     Scoring,
+    evolve,
 )
 
 CAT_INDEX = {c: i for i, c in enumerate(CATEGORIES)}
@@ -130,8 +129,8 @@ class MingGame(Game[MingState, MingMove]):
             no_revisit="no_revisit" in variants,
             tiebreak_monks="tiebreak_monks" in variants,
             neutral_per_player=per,
+            return_values_provisional=values_provisional,
         )
-        object.__setattr__(rules_, "return_values_provisional", values_provisional) if False else None
         n = len(players)
         kinds = len(board.kinds)
         display = _parse_display(board, options.get("display"))
@@ -162,7 +161,7 @@ class MingGame(Game[MingState, MingMove]):
             boxed=(0,) * (n + 1),
             passed=(False,) * n,
         )
-        return replace(state, effects=()) if not values_provisional else _mark_values_provisional(state)
+        return state
 
     def turn(self, state: MingState) -> TurnInfo:
         phase, rnd = state.phase, state.round
@@ -192,7 +191,7 @@ class MingGame(Game[MingState, MingMove]):
         return rules.violations(state, move)
 
     def apply_unchecked(self, state: MingState, move: MingMove) -> MingState:
-        return advance(effect(replace(state, effects=()), move), move)
+        return advance(effect(evolve(state, effects=()), move), move)
 
     # -- enumerating moves ------------------------------------------------------------------
     def legal_moves(self, state: MingState) -> Iterator[MingMove]:
@@ -225,7 +224,7 @@ class MingGame(Game[MingState, MingMove]):
             final=state.finished,
             not_checked=unchecked(state),
             declared=tuple(declared),
-            provisional_data=state.board.provisional or _values_provisional(state),
+            provisional_data=state.board.provisional or state.rules.return_values_provisional,
             categories=CATEGORIES,
         )
 
@@ -240,7 +239,7 @@ class MingGame(Game[MingState, MingMove]):
                              "按平局规则获胜：庙宇中皇亲最多（tiebreak_monks 选项）。")
         else:
             reason = Message("Most points after the round-6 scoring.", "第6轮计分后得分最高。")
-        return Outcome(Termination.ROUNDS_COMPLETE, winners, reason, by_tiebreak)
+        return Outcome(Termination.ROUNDS_COMPLETE, winners, reason, by_tiebreak and len(winners) == 1)
 
     # -- sensors -------------------------------------------------------------------------------
     def visible_board(self, state: MingState) -> Board:
@@ -293,24 +292,6 @@ SETUP_SCHEMA: dict[str, Any] = {
 }
 
 
-# -- provisional return values -------------------------------------------------------------------
-# MingRules is frozen and shared; whether the values came from a provisional file is kept on the
-# state's rules through a distinct, equal-valued subclass instance.
-
-class _ProvisionalValuesRules(MingRules):
-    __slots__ = ()
-
-
-def _mark_values_provisional(state: MingState) -> MingState:
-    r = state.rules
-    marked = _ProvisionalValuesRules(**{f: getattr(r, f) for f in r.__dataclass_fields__})
-    return replace(state, rules=marked)
-
-
-def _values_provisional(state: MingState) -> bool:
-    return isinstance(state.rules, _ProvisionalValuesRules)
-
-
 def _parse_display(board: MingBoard, data: Any) -> tuple[int, ...]:
     if data is None:
         return (UNKNOWN,) * len(board.provinces)
@@ -345,13 +326,13 @@ def _gain_tiles(state: MingState, p: int, province: int, k: int) -> MingState:
     k = min(k, state.tile_supply[province])
     if k <= 0:
         return state
-    return replace(state, tiles=_add2(state.tiles, p, province, k), tile_supply=_set(state.tile_supply, province, state.tile_supply[province] - k))
+    return evolve(state, tiles=_add2(state.tiles, p, province, k), tile_supply=_set(state.tile_supply, province, state.tile_supply[province] - k))
 
 
 def _add_points(state: MingState, p: int, category: str, k: int) -> MingState:
     if not k:
         return state
-    return replace(state, points=_add2(state.points, p, CAT_INDEX[category], k))
+    return evolve(state, points=_add2(state.points, p, CAT_INDEX[category], k))
 
 
 def play_unknown(hand: Hand, k: int, dragon: int) -> Hand:
@@ -366,12 +347,12 @@ def _pay(state: MingState, p: int, cards: tuple[str, ...] | None, steps: int) ->
     board = state.board
     if cards is None:
         hand = play_unknown(state.hands[p], steps, board.dragon_kind)
-        return replace(state, hands=_set(state.hands, p, hand), undeclared_payments=state.undeclared_payments + 1)
+        return evolve(state, hands=_set(state.hands, p, hand), undeclared_payments=state.undeclared_payments + 1)
     hand, why, unverified = rules._pay(state, p, cards)
     assert hand is not None and not why
     if hand.unknown == 0 and hand.may_dragon:
         hand = Hand(hand.total, hand.lb, False)
-    return replace(state, hands=_set(state.hands, p, hand), unverified_cards=state.unverified_cards + unverified)
+    return evolve(state, hands=_set(state.hands, p, hand), unverified_cards=state.unverified_cards + unverified)
 
 
 def _deploy(state: MingState, p: int, district: int, deploy: int, cloister: bool) -> MingState:
@@ -392,7 +373,7 @@ def _deploy(state: MingState, p: int, district: int, deploy: int, cloister: bool
             effects += (Effect("ousted", Message(f"{en}'s family member is ousted from the cloister of {board.districts[district]} into its open area.",
                                                  f"{zh}的皇亲被挤出 {board.districts[district]} 的庙宇，回到该地区的开放区域。")),)
         cl = _set(cl, district, p)
-    return replace(state, spaces=spaces, open=opened, cloister=cl, effects=effects)
+    return evolve(state, spaces=spaces, open=opened, cloister=cl, effects=effects)
 
 
 def effect(state: MingState, move: MingMove) -> MingState:
@@ -401,21 +382,21 @@ def effect(state: MingState, move: MingMove) -> MingState:
     p = state.player_index(move.player)
     if isinstance(move, PlacePrince):
         d = board.district_index[move.district]
-        state = replace(state, princes=_set(state.princes, p, d))
+        state = evolve(state, princes=_set(state.princes, p, d))
         return _gain_tiles(state, p, board.district_province[d], 1)
     if isinstance(move, PlaceNeutral):
         d = board.district_index[move.district]
-        return replace(state, open=_add2(state.open, d, state.neutral, 1), queue=state.queue[1:])
+        return evolve(state, open=_add2(state.open, d, state.neutral, 1), queue=state.queue[1:])
     if isinstance(move, PlaceFamily):
         i = board.province_index[move.province]
-        return replace(state, in_hand=_set(state.in_hand, p, state.in_hand[p] - 1), spaces=_add2(state.spaces, i, p, 1))
+        return evolve(state, in_hand=_set(state.in_hand, p, state.in_hand[p] - 1), spaces=_add2(state.spaces, i, p, 1))
     if isinstance(move, TakeCard):
         i = board.province_index[move.province]
         taken = board.symbol_index[move.symbol] if move.symbol is not None else state.display[i]
         hand = state.hands[p]
         lb = hand.lb if taken == UNKNOWN else _set(hand.lb, taken, hand.lb[taken] + 1)
         refill = board.symbol_index[move.refill] if move.refill is not None else UNKNOWN
-        return replace(state, hands=_set(state.hands, p, Hand(hand.total + 1, lb, hand.may_dragon)), display=_set(state.display, i, refill))
+        return evolve(state, hands=_set(state.hands, p, Hand(hand.total + 1, lb, hand.may_dragon)), display=_set(state.display, i, refill))
     if isinstance(move, TakeDragon):
         i = board.province_index[move.province]
         owner = p if move.owner is None else state.player_index(move.owner)
@@ -430,32 +411,32 @@ def effect(state: MingState, move: MingMove) -> MingState:
     if isinstance(move, MovePrince):
         end = board.district_index[move.path[-1]]
         state = _pay(state, p, move.cards, len(move.path))
-        state = replace(state, princes=_set(state.princes, p, end))
+        state = evolve(state, princes=_set(state.princes, p, end))
         return _deploy(state, p, end, move.deploy, move.cloister)
     if isinstance(move, Stay):
         state = _pay(state, p, (move.card,) if move.card is not None else None, 1)
         return _deploy(state, p, state.princes[p], move.deploy, move.cloister)
     if isinstance(move, Pass):
-        return replace(state, passed=_set(state.passed, p, True))
+        return evolve(state, passed=_set(state.passed, p, True))
     if isinstance(move, ReturnCards):
         sc = state.scoring
         assert sc is not None
         total = sum(move.cards) if move.cards is not None else int(move.total)  # type: ignore[arg-type]
-        return replace(state, scoring=replace(sc, commits=_set(sc.commits, p, total)), declared_returns=state.declared_returns + 1)
+        return evolve(state, scoring=replace(sc, commits=_set(sc.commits, p, total)), declared_returns=state.declared_returns + 1)
     if isinstance(move, SendBack):
         sc = state.scoring
         assert sc is not None
         owner = state.neutral if move.owner == NEUTRAL else p
         for name in move.districts:
             state = _return_one(state, board.district_index[name], owner)
-        return replace(state, scoring=replace(sc, to_send=_set(sc.to_send, owner, 0)))
+        return evolve(state, scoring=replace(sc, to_send=_set(sc.to_send, owner, 0)))
     if isinstance(move, ChooseStartPlayer):
-        return replace(state, start=state.player_index(move.start), chooser=EMPTY, declared_choices=state.declared_choices + 1)
+        return evolve(state, start=state.player_index(move.start), chooser=EMPTY, declared_choices=state.declared_choices + 1)
     raise TypeError(f"not a Ming move: {move!r}")
 
 
 def _return_one(state: MingState, district: int, owner: int) -> MingState:
-    return replace(state, city=_add2(state.city, district, owner, -1), open=_add2(state.open, district, owner, 1))
+    return evolve(state, city=_add2(state.city, district, owner, -1), open=_add2(state.open, district, owner, 1))
 
 
 # -- running the table forward ----------------------------------------------------------------------
@@ -464,17 +445,17 @@ def advance(state: MingState, move: MingMove) -> MingState:
     if isinstance(move, PlacePrince):
         if all(d != EMPTY for d in state.princes):
             return _setup_done(state)
-        return replace(state, active=(state.active + 1) % state.n)
+        return evolve(state, active=(state.active + 1) % state.n)
     if isinstance(move, PlaceNeutral):
         if state.queue:
-            return replace(state, active=state.queue[0])
+            return evolve(state, active=state.queue[0])
         return _enter_round(state, 1) if state.round == 0 else _enter_spaces(state)
     if isinstance(move, PlaceFamily):
         nxt = _next(state, state.active + 1, lambda q: state.in_hand[q] > 0)
-        return replace(state, active=nxt) if nxt is not None else _enter_cards(state)
+        return evolve(state, active=nxt) if nxt is not None else _enter_cards(state)
     if isinstance(move, (TakeCard, TakeDragon)):
         nxt = _next(state, state.active + 1, lambda q: can_take_card(state, q))
-        return replace(state, active=nxt) if nxt is not None else _enter_move(state)
+        return evolve(state, active=nxt) if nxt is not None else _enter_move(state)
     if isinstance(move, (MovePrince, Stay, Pass)):
         return _next_mover(state, state.active + 1)
     if isinstance(move, (ReturnCards, SendBack)):
@@ -510,11 +491,11 @@ def _neutral_queue(state: MingState) -> tuple[int, ...]:
 
 def _enter_neutral(state: MingState) -> MingState:
     queue = _neutral_queue(state)
-    return replace(state, phase=PH_NEUTRAL, queue=queue, active=queue[0])
+    return evolve(state, phase=PH_NEUTRAL, queue=queue, active=queue[0])
 
 
 def _enter_round(state: MingState, r: int) -> MingState:
-    state = replace(state, round=r)
+    state = evolve(state, round=r)
     state = _effect_msg(state, "round_start", f"Round {r} begins; {state.players[state.start]} is the start player.",
                         f"第 {r} 轮开始；起始游戏者是{rules.player_label(state.players[state.start])[1]}。")
     if state.two_player and r in (3, 5) and state.rules.neutral_per_player > 0:
@@ -524,7 +505,7 @@ def _enter_round(state: MingState, r: int) -> MingState:
 
 def _enter_spaces(state: MingState) -> MingState:
     take = tuple(min(FAMILY_PER_ROUND, s) for s in state.supply)
-    state = replace(
+    state = evolve(
         state,
         phase=PH_SPACES,
         supply=tuple(s - t for s, t in zip(state.supply, take)),
@@ -532,7 +513,7 @@ def _enter_spaces(state: MingState) -> MingState:
         queue=(),
     )
     nxt = _next(state, state.start, lambda q: state.in_hand[q] > 0)
-    return replace(state, active=nxt) if nxt is not None else _enter_cards(state)
+    return evolve(state, active=nxt) if nxt is not None else _enter_cards(state)
 
 
 def can_take_card(state: MingState, p: int) -> bool:
@@ -547,13 +528,13 @@ def can_take_card(state: MingState, p: int) -> bool:
 
 
 def _enter_cards(state: MingState) -> MingState:
-    state = replace(state, phase=PH_CARDS)
+    state = evolve(state, phase=PH_CARDS)
     nxt = _next(state, state.start, lambda q: can_take_card(state, q))
-    return replace(state, active=nxt) if nxt is not None else _enter_move(state)
+    return evolve(state, active=nxt) if nxt is not None else _enter_move(state)
 
 
 def _enter_move(state: MingState) -> MingState:
-    state = replace(state, phase=PH_MOVE, passed=(False,) * state.n)
+    state = evolve(state, phase=PH_MOVE, passed=(False,) * state.n)
     return _next_mover(state, state.start)
 
 
@@ -569,8 +550,8 @@ def _next_mover(state: MingState, first: int) -> MingState:
             en, zh = rules.player_label(state.players[q])
             state = _effect_msg(state, "auto_pass", f"{en} has no cards left and passes.", f"{zh}没有牌了，放弃行动。")
             continue
-        return replace(state, passed=tuple(passed), active=q)
-    state = replace(state, passed=tuple(passed))
+        return evolve(state, passed=tuple(passed), active=q)
+    state = evolve(state, passed=tuple(passed))
     if state.round in SCORING_ROUNDS:
         return _enter_scoring(state, 0)
     return _round_end(state)
@@ -582,8 +563,8 @@ def _round_end(state: MingState) -> MingState:
         chooser = start_player_chooser(state)
         en, zh = rules.player_label(state.players[chooser])
         state = _effect_msg(state, "start_choice", f"{en} chooses the start player of round {r + 1}.", f"{zh}选择第 {r + 1} 轮的起始游戏者。")
-        return replace(state, phase=PH_ROUND_END, chooser=chooser, active=chooser)
-    state = replace(state, start=(state.start + 1) % state.n)
+        return evolve(state, phase=PH_ROUND_END, chooser=chooser, active=chooser)
+    state = evolve(state, start=(state.start + 1) % state.n)
     return _enter_round(state, r + 1)
 
 
@@ -602,7 +583,7 @@ def start_player_chooser(state: MingState) -> int:
 
 
 def _effect_msg(state: MingState, kind: str, en: str, zh: str, points: tuple[int, ...] = ()) -> MingState:
-    return replace(state, effects=state.effects + (Effect(kind, Message(en, zh), points),))
+    return evolve(state, effects=state.effects + (Effect(kind, Message(en, zh), points),))
 
 
 # -- phase 4 --------------------------------------------------------------------------------------
@@ -614,7 +595,7 @@ def _check_sets(state: MingState, p: int) -> MingState:
         return state
     value = scoring.SET6_POINTS[state.round] * k
     tiles = tuple(t - k for t in state.tiles[p])
-    state = replace(state, tiles=_set(state.tiles, p, tiles), tile_supply=tuple(s + k for s in state.tile_supply))
+    state = evolve(state, tiles=_set(state.tiles, p, tiles), tile_supply=tuple(s + k for s in state.tile_supply))
     state = _add_points(state, p, CAT_SETS6, value)
     en, zh = rules.player_label(state.players[p])
     return _effect_msg(state, "set6", f"{en} completes {k} set(s) of 6 colours: +{value}.", f"{zh}集齐 {k} 套六色省份牌片：+{value}。")
@@ -632,7 +613,7 @@ def _majorities(state: MingState, prov: int) -> MingState:
             if k:
                 opened = _add2(opened, d, o, -k)
                 city = _add2(city, d, o, k)
-        state = replace(state, open=opened, city=city)
+        state = evolve(state, open=opened, city=city)
         parts_en = ", ".join(f"{_owner(state, o)[0]} {k}" for o, k in enumerate(moved) if k)
         parts_zh = "，".join(f"{_owner(state, o)[1]} {k} 个" for o, k in enumerate(moved) if k)
         state = _effect_msg(state, "majority", f"{board.districts[d]}: into the city -- {parts_en}.", f"{board.districts[d]}：进入城市——{parts_zh}。",
@@ -652,12 +633,12 @@ def _owner(state: MingState, o: int) -> tuple[str, str]:
 
 def _enter_scoring(state: MingState, prov: int) -> MingState:
     name = state.board.provinces[prov].name
-    state = replace(state, phase=PH_SCORING)
+    state = evolve(state, phase=PH_SCORING)
     state = _effect_msg(state, "scoring", f"Scoring {name.en}.", f"{name.zh}计分。")
     state = _majorities(state, prov)
     n = state.n
     stage = ST_NEUTRAL_FIRST if state.two_player and state.rules.neutral_before_returns else ST_COMMIT
-    state = replace(state, scoring=Scoring(prov, stage, (), (-1,) * n, (0,) * (n + 1)))
+    state = evolve(state, scoring=Scoring(prov, stage, (), (-1,) * n, (0,) * (n + 1)))
     if stage == ST_COMMIT:
         state = _open_commits(state)
     return _continue_scoring(state)
@@ -668,7 +649,7 @@ def _open_commits(state: MingState) -> MingState:
     assert sc is not None
     city = state.city_in_province(sc.province)
     committers = tuple(p for p in range(state.n) if city[p] > 0)
-    return replace(state, scoring=replace(sc, stage=ST_COMMIT, committers=committers, commits=(-1,) * state.n))
+    return evolve(state, scoring=replace(sc, stage=ST_COMMIT, committers=committers, commits=(-1,) * state.n))
 
 
 def _areas(state: MingState, prov: int, owner: int) -> list[int]:
@@ -697,7 +678,7 @@ def _continue_scoring(state: MingState) -> MingState:
                 reveal_en = ", ".join(f"{state.players[p]} {sc.commits[p]}" for p in sc.committers)
                 reveal_zh = "，".join(f"{rules.player_label(state.players[p])[1]} {sc.commits[p]}" for p in sc.committers)
                 state = _effect_msg(state, "reveal", f"Return cards revealed: {reveal_en}.", f"返回牌翻开：{reveal_zh}。")
-            state = replace(state, scoring=replace(sc, stage=ST_SEND_BACK, to_send=to_send, chooser=EMPTY))
+            state = evolve(state, scoring=replace(sc, stage=ST_SEND_BACK, to_send=to_send, chooser=EMPTY))
             continue
         if sc.stage == ST_SEND_BACK:
             order = [(state.start + k) % state.n for k in range(state.n)]
@@ -714,9 +695,9 @@ def _continue_scoring(state: MingState) -> MingState:
                 waiting_for = p
                 break
             if waiting_for is not None:
-                return replace(state, scoring=replace(state.scoring, chooser=waiting_for), active=waiting_for)  # type: ignore[arg-type]
+                return evolve(state, scoring=replace(state.scoring, chooser=waiting_for), active=waiting_for)  # type: ignore[arg-type]
             if state.two_player and not state.rules.neutral_before_returns:
-                state = replace(state, scoring=replace(state.scoring, stage=ST_NEUTRAL, chooser=EMPTY))  # type: ignore[arg-type]
+                state = evolve(state, scoring=replace(state.scoring, stage=ST_NEUTRAL, chooser=EMPTY))  # type: ignore[arg-type]
                 continue
             return _score_city(state)
         raise AssertionError(f"unknown scoring stage {sc.stage}")
@@ -733,7 +714,7 @@ def _auto_return(state: MingState, prov: int, owner: int, k: int) -> MingState:
     assert sc is not None
     en, zh = _owner(state, owner)
     state = _effect_msg(state, "returned", f"{en} sends {sent} family member(s) back from the city.", f"{zh}从城市遣返 {sent} 个皇亲。")
-    return replace(state, scoring=replace(sc, to_send=_set(sc.to_send, owner, 0)))
+    return evolve(state, scoring=replace(sc, to_send=_set(sc.to_send, owner, 0)))
 
 
 def _neutral_step(state: MingState) -> tuple[MingState, bool]:
@@ -750,7 +731,7 @@ def _neutral_step(state: MingState) -> tuple[MingState, bool]:
     areas = _areas(state, prov, state.neutral)
     if keep == 0 or len(areas) == 1:
         return _auto_return(state, prov, state.neutral, excess), False
-    state = replace(state, scoring=replace(sc, to_send=_set(sc.to_send, state.neutral, excess), chooser=state.start), active=state.start)
+    state = evolve(state, scoring=replace(sc, to_send=_set(sc.to_send, state.neutral, excess), chooser=state.start), active=state.start)
     return state, True
 
 
@@ -787,10 +768,10 @@ def _score_city(state: MingState) -> MingState:
     cleared = state.city
     for d in districts:
         cleared = _set(cleared, d, (0,) * (n + 1))
-    state = replace(state, city=cleared, boxed=boxed)
+    state = evolve(state, city=cleared, boxed=boxed)
     if prov + 1 < len(board.provinces):
-        return _enter_scoring(replace(state, scoring=None), prov + 1)
-    return _finish_scoring(replace(state, scoring=None))
+        return _enter_scoring(evolve(state, scoring=None), prov + 1)
+    return _finish_scoring(evolve(state, scoring=None))
 
 
 def _finish_scoring(state: MingState) -> MingState:
@@ -807,15 +788,26 @@ def _finish_scoring(state: MingState) -> MingState:
 
 
 def _finish(state: MingState) -> MingState:
+    figures = final_scoring(state)
     final = []
     for p in range(state.n):
-        k, set_pts, tile_pts = scoring.final_tile_points(state.tiles[p])
-        state = _add_points(state, p, CAT_SETS5, set_pts)
-        state = _add_points(state, p, CAT_TILES, tile_pts)
-        final.append(set_pts + tile_pts)
+        state = _add_points(state, p, CAT_SETS5, figures[CAT_SETS5][p])
+        state = _add_points(state, p, CAT_TILES, figures[CAT_TILES][p])
+        final.append(figures[CAT_SETS5][p] + figures[CAT_TILES][p])
     state = _effect_msg(state, "final_tiles", "Sets of 5 colours score 10 each; every tile left scores 1.", "五色套每套 10 分；每个剩余牌片 1 分。", tuple(final))
     state = _effect_msg(state, "game_over", "The round-6 scoring is complete: the game is over.", "第6轮计分完成：游戏结束。")
-    return replace(state, phase=PH_OVER, finished=True, active=EMPTY)
+    return evolve(state, phase=PH_OVER, finished=True, active=EMPTY)
+
+
+def final_scoring(state: MingState) -> dict[str, list[int]]:
+    """The end-of-game tile scoring (after the round-6 scoring): sets of 5 colours and single tiles,
+    per player, from the tiles held. ``_finish`` books exactly these figures."""
+    sets, tiles_ = [], []
+    for p in range(state.n):
+        _, set_pts, tile_pts = scoring.final_tile_points(state.tiles[p])
+        sets.append(set_pts)
+        tiles_.append(tile_pts)
+    return {CAT_SETS5: sets, CAT_TILES: tiles_}
 
 
 # -- sensors --------------------------------------------------------------------------------------
@@ -992,7 +984,7 @@ def unchecked(state: MingState) -> tuple[Unchecked, ...]:
         out.append(Unchecked("board.provisional", Message(
             f"Board {state.board.id} is provisional: borders and transport symbols are invented, so movement costs are checked against invented data.",
             f"版图 {state.board.id} 是临时数据：边界和交通图案是推测的，移动费用按推测数据检查。")))
-    if _values_provisional(state):
+    if state.rules.return_values_provisional:
         out.append(Unchecked("returns.values", Message(
             "Return-card values 0,1,2,3 are a guess (ambiguity A1): check them on your cards.",
             "返回牌的数值 0、1、2、3 是推测（歧义 A1）：请对照实际卡牌核对。")))
@@ -1047,10 +1039,8 @@ def state_json(state: MingState) -> dict[str, Any]:
         "active": state.players[state.active] if 0 <= state.active < state.n and not state.finished else None,
         "princes": {state.players[p]: (board.districts[d] if d != EMPTY else None) for p, d in enumerate(state.princes)},
         "supply": dict(zip(state.players, state.supply)),
-        "hands": {
-            pl: {"cards": h.total, "known": {board.kinds[k]: c for k, c in enumerate(h.lb) if c}, "unknown": h.unknown}
-            for pl, h in zip(state.players, state.hands)
-        },
+        # hands are secret at the table: only their size is shown
+        "hand_sizes": {pl: h.total for pl, h in zip(state.players, state.hands)},
         "display": {prov.id: (board.symbols[s] if s != UNKNOWN else None) for prov, s in zip(board.provinces, state.display)},
         "dragon_supply": list(state.dragon_supply()),
         "tiles": {pl: dict(zip((p.colour for p in board.provinces), t)) for pl, t in zip(state.players, state.tiles)},
@@ -1080,4 +1070,4 @@ def state_json(state: MingState) -> dict[str, Any]:
 
 GAME = MingGame()
 
-__all__ = ["GAME", "MingGame", "DRAGON", "NEUTRAL_MAX_PER_DISTRICT", "visible_board", "effect", "advance", "can_take_card", "start_player_chooser"]
+__all__ = ["GAME", "MingGame", "final_scoring", "visible_board", "effect", "advance", "can_take_card", "start_player_chooser"]

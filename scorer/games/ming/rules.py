@@ -8,10 +8,11 @@ stable: the dashboard and docs/ming.md refer to them.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from scorer.core.types import Colour, Message, SpaceId, Violation
 from scorer.games.ming import scoring
-from scorer.games.ming.board import DRAGON, cloister_space, city_space, province_space
+from scorer.games.ming.board import cloister_space, city_space, province_space
 from scorer.games.ming.moves import (
     NEUTRAL,
     ChooseStartPlayer,
@@ -28,7 +29,6 @@ from scorer.games.ming.moves import (
     TakeDragon,
 )
 from scorer.games.ming.state import (
-    EMPTY,
     HAND_LIMIT,
     MAX_DEPLOY,
     NEUTRAL_MAX_PER_DISTRICT,
@@ -53,6 +53,7 @@ def _v(rule: str, en: str, zh: str, spaces: tuple[str, ...] = (), fix: tuple[str
     return Violation(rule, Message(en, zh), tuple(SpaceId(s) for s in spaces), Message(*fix) if fix else None)
 
 
+@lru_cache(maxsize=64)
 def player_label(player: str) -> tuple[str, str]:
     try:
         c = Colour(player)
@@ -291,8 +292,7 @@ def _take_dragon(state: MingState, p: int, move: TakeDragon) -> list[Violation]:
         return [_v("dragon.no_family_member", f"{oen} has no family member on {space} to pay for the dragon card.",
                    f"{ozh}在 {space} 上没有皇亲来支付龙牌。", (space,),
                    ("Remove a family member from a province space where you have one.", "请从你有皇亲的省份区域移走一个皇亲。"))]
-    lo, hi = state.dragon_supply()
-    if hi <= 0:
+    if state.dragon_supply()[1] <= 0:
         return [_v("dragon.supply_empty", "The dragon supply is empty.", "龙牌堆已经没有牌了。",
                    fix=("Take a display card instead.", "请改拿牌列中的移动牌。"))]
     return []
@@ -544,4 +544,4 @@ _HANDLERS = {
     ChooseStartPlayer: _choose_start,
 }
 
-__all__ = ["violations", "expected_moves", "player_label", "EMPTY", "DRAGON"]
+__all__ = ["violations", "expected_moves", "player_label", "PHASE_LABEL", "MOVE_LABEL"]

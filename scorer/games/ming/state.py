@@ -6,7 +6,7 @@ Owners are player indices ``0..n-1`` plus ``n`` for the neutral colour (used onl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from scorer.core.types import Message
 from scorer.games.ming.board import MingBoard
@@ -60,6 +60,7 @@ class MingRules:
     no_revisit: bool = False  # A12 other reading
     tiebreak_monks: bool = False  # A17 option: most monks breaks a final tie
     neutral_per_player: int = 3  # A10
+    return_values_provisional: bool = False  # the values came from a provisional data file
 
     VARIANTS = (
         "dragon_any_member",
@@ -190,3 +191,19 @@ class MingState:
         certain = sum(h.lb[d] for h in self.hands)
         possible = certain + sum(h.unknown for h in self.hands if h.may_dragon)
         return max(0, self.board.dragons - possible), self.board.dragons - certain
+
+
+def _make_evolve():
+    """``dataclasses.replace`` for ``MingState`` without its per-call overhead (it dominated the
+    rules benchmark): a generated function that copies every slot and overrides the given ones."""
+    names = [f.name for f in fields(MingState)]
+    params = ", ".join(f"{name}=_K" for name in names)
+    lines = [f"def evolve(s, *, {params}):", "    n = _new(_cls)"]
+    lines += [f"    _set(n, {name!r}, s.{name} if {name} is _K else {name})" for name in names]
+    lines += ["    return n"]
+    ns = {"_new": object.__new__, "_cls": MingState, "_set": object.__setattr__, "_K": object()}
+    exec("\n".join(lines), ns)
+    return ns["evolve"]
+
+
+evolve = _make_evolve()
