@@ -26,7 +26,6 @@ import shlex
 import signal
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, TextIO
 
@@ -99,6 +98,9 @@ def parse_script(lines: Iterable[str]) -> list[Command]:
     return out
 
 
+_TEXT_KEYS = frozenset({"uid", "pattern", "direction"})   # "0400..." and "010" stay text
+
+
 def _value(text: str) -> object:
     low = text.lower()
     if low in ("true", "yes", "on"):
@@ -129,7 +131,8 @@ def run_command(board: object, cmd: Command, sleep: Callable[[float], None]) -> 
         elif cmd.verb == "wait":
             sleep(float(a[0]))
         elif cmd.verb == "fault":
-            params = {k.replace("-", "_"): _value(v) for k, v in (p.split("=", 1) for p in a[1:])}
+            params = {k.replace("-", "_"): v if k in _TEXT_KEYS else _value(v)
+                      for k, v in (p.split("=", 1) for p in a[1:])}
             board.inject(a[0], **params)
         elif cmd.verb == "reboot":
             board.reboot()
@@ -161,6 +164,7 @@ def _sensor_board(args: argparse.Namespace) -> int:
 
     def on_signal(signum: int, frame: object) -> None:
         stop.set()
+        raise KeyboardInterrupt   # also ends a blocking read of stdin
 
     signal.signal(signal.SIGTERM, on_signal)
     board = EmulatedSensorBoard(args.antennas, baudrate=args.baud or None, link_path=args.link,

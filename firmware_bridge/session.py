@@ -1,0 +1,516 @@
+"""Layer 3 of the Pi side: the protocol session. Pure: frames and the time come in, command
+bytes go out through ``send``; no threads, no serial port, no clock of its own.
+
+What it guarantees (docs/sensor-protocol.md, "Host behaviour"):
+
+* sequenced frames are applied exactly once and in order: duplicates are dropped, early frames
+  wait in a reorder buffer, gaps and corrupt frames trigger an immediate resend request (NAK);
+* after every hello (first connection, reconnection, device reboot, device giving up on a resend)
+  the table is rebuilt from a full snapshot and compared with what was believed before;
+* the firmware's table digest in each heartbeat is compared with ours whenever both describe the
+  same sequence number, so a drift nobody noticed still ends in a resync;
+* every fault is counted in ``counters`` and logged once, with what was done about it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Callable, Iterable, Mapping
+
+from firmware_bridge.firmware.tablefw import wire
+from firmware_bridge.framing import (
+    BadFrame,
+    Damage,
+    DeviceError,
+    ErrorCode,
+    Frame,
+    FrameType,
+    Heartbeat,
+    Hello,
+    Item,
+    MalformedPayload,
+    SnapBegin,
+    SnapEnd,
+    SnapEntry,
+    TagEvent,
+    decode,
+    encode_command,
+)
+
+log = logging.getLogger("firmware_bridge.session")
+
+Table = dict[int, frozenset[bytes]]
+
+
+class SessionState(StrEnum):
+    WAITING_HELLO = "waiting_hello"
+    WAITING_SNAPSHOT = "waiting_snapshot"
+    LIVE = "live"
+    INCOMPATIBLE = "incompatible"
+
+
+@dataclass(slots=True)
+class Counters:
+    """Everything the link has seen go wrong (and right). Monotonic over the life of the link."""
+
+    frames_good: int = 0
+    frames_bad: int = 0
+    crc_errors: int = 0
+    garbage_chunks: int = 0
+    garbage_bytes: int = 0
+    oversized: int = 0
+    malformed: int = 0
+    duplicates: int = 0
+    out_of_order: int = 0
+    stale_frames: int = 0
+    naks_sent: int = 0
+    acks_sent: int = 0
+    syncs_sent: int = 0
+    snapshot_requests: int = 0
+    snapshots: int = 0
+    resyncs_changed: int = 0
+    device_reboots: int = 0
+    digest_mismatches: int = 0
+    device_errors: int = 0
+    flicker: int = 0
+    reader_errors: int = 0
+    device_rx_bad: int = 0
+    resent_by_device: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def uid_hex(uid: bytes) -> str:
+    return uid.hex().upper()
+
+
+def table_diff(old: Mapping[int, Iterable[bytes]], new: Mapping[int, Iterable[bytes]]) -> list[str]:
+    """Readable differences between two tables, one string per antenna that changed."""
+    out = []
+    for antenna in sorted(set(old) | set(new)):
+        a, b = set(old.get(antenna, ())), set(new.get(antenna, ()))
+        if a != b:
+            parts = [f"+{uid_hex(u)}" for u in sorted(b - a)] + [f"-{uid_hex(u)}" for u in sorted(a - b)]
+            out.append(f"antenna {antenna}: {' '.join(parts)}")
+    return out
+
+
+class _Snapshot:
+    __slots__ = ("snap_id", "entries", "got", "table")
+
+    def __init__(self, begin: SnapBegin) -> None:
+        self.snap_id = begin.snap_id
+        self.entries = begin.entries
+        self.got = 0
+        self.table: dict[int, set[bytes]] = {}
+
+
+class Session:
+    def __init__(
+        self,
+        send: Callable[[bytes], None],
+        *,
+        sync_every: float = 0.5,
+        snapshot_retry: float = 0.5,
+        nak_interval: float = 0.01,
+        suspect_for: float = 0.3,
+        reorder_limit: int = 128,
+        silence_after: float = 1.0,
+    ) -> None:
+        self._send = send
+        self.sync_every = sync_every
+        self.snapshot_retry = snapshot_retry
+        self.nak_interval = nak_interval
+        self.suspect_for = suspect_for
+        self.reorder_limit = reorder_limit
+        self.silence_after = silence_after
+        self.counters = Counters()
+        self.state = SessionState.WAITING_HELLO
+        self.hello: Hello | None = None
+        self.table: Table | None = None
+        self.faulty_antennas: set[int] = set()
+        self.last_heartbeat: Heartbeat | None = None
+        self.last_heartbeat_at: float | None = None
+        self.last_frame_at: float | None = None
+        self._tag: int | None = None
+        self._expected = 0
+        self._reorder: dict[int, Frame] = {}
+        self._snapshot: _Snapshot | None = None
+        self._last_sync_at: float | None = None
+        self._snapreq_at: float | None = None
+        self._last_nak: tuple[int, float] | None = None
+        self._suspect_since: float | None = None   # when we began to think a frame went missing
+        self._device_base: dict[str, int] | None = None
+        self._connected_at: float | None = None
+        self._silence_logged = False
+
+    # ---- link events -------------------------------------------------------------------
+
+    def connected(self, now: float) -> None:
+        """A port was (re)opened: ask the device who it is; the table stays until a snapshot."""
+        self.state = SessionState.WAITING_HELLO
+        self._reorder.clear()
+        self._snapshot = None
+        self._connected_at = now
+        self.last_frame_at = None
+        self._silence_logged = False
+        self._sync(now)
+
+    def disconnected(self) -> None:
+        self.state = SessionState.WAITING_HELLO
+        self._reorder.clear()
+        self._snapshot = None
+        self._suspect_since = None
+
+    # ---- input -------------------------------------------------------------------------
+
+    def feed(self, items: Iterable[Item], now: float) -> bool:
+        """Process what the framer produced; True if the table changed."""
+        changed = False
+        sequenced_seen = False
+        for item in items:
+            if isinstance(item, BadFrame):
+                self._bad(item, now)
+                continue
+            self.last_frame_at = now
+            self._silence_logged = False
+            if item.type.sequenced:
+                sequenced_seen = True
+                changed |= self._sequenced(item, now)
+            else:
+                changed |= self._unsequenced(item, now)
+        if sequenced_seen and self._tag is not None and self.state is not SessionState.INCOMPATIBLE:
+            self._command(FrameType.ACK, (self._expected - 1) & 0xFFFF)
+            self.counters.acks_sent += 1
+        return changed
+
+    def tick(self, now: float) -> None:
+        """Timers: hello and snapshot retries, resend requests for held frames, silence."""
+        if self.state is SessionState.INCOMPATIBLE:
+            return
+        if self.state is SessionState.WAITING_HELLO:
+            if self._last_sync_at is None or now - self._last_sync_at >= self.sync_every:
+                self._sync(now)
+        elif self.state is SessionState.WAITING_SNAPSHOT and self._snapshot is None:
+            self._request_snapshot(now)
+        if self._suspect_since is not None:
+            if self._reorder or now - self._suspect_since < self.suspect_for:
+                self._nak(now)   # our NAK may have been lost too: ask again, the device filters
+            else:
+                self._suspect_since = None   # resend timer and heartbeat take it from here
+        silent = self.silent_for(now)
+        if silent is not None and silent >= self.silence_after:
+            if not self._silence_logged:
+                log.warning("sensor-board: no frame for %.1f s (heartbeats come every 0.25 s); asking the device to say hello", silent)
+                self._silence_logged = True
+            if self._last_sync_at is None or now - self._last_sync_at >= self.sync_every:
+                self._sync(now)
+
+    def silent_for(self, now: float) -> float | None:
+        since = self.last_frame_at if self.last_frame_at is not None else self._connected_at
+        return None if since is None else now - since
+
+    @property
+    def expected_seq(self) -> int:
+        return self._expected
+
+    @property
+    def pending_frames(self) -> int:
+        return len(self._reorder)
+
+    # ---- damage ------------------------------------------------------------------------
+
+    def _bad(self, item: BadFrame, now: float) -> None:
+        c = self.counters
+        c.frames_bad += 1
+        if item.damage is Damage.CRC:
+            c.crc_errors += 1
+            log.warning("sensor-board: corrupt frame (%d bytes, CRC mismatch) dropped", item.size)
+        elif item.damage is Damage.MALFORMED:
+            c.malformed += 1
+            log.warning("sensor-board: malformed frame dropped: %s", item.detail)
+        elif item.damage is Damage.OVERSIZED:
+            c.oversized += 1
+            log.warning("sensor-board: %d bytes without a frame delimiter dropped", item.size)
+        else:
+            c.garbage_chunks += 1
+            c.garbage_bytes += item.size
+            log.warning("sensor-board: %d bytes of garbage between frames skipped", item.size)
+        if self.state in (SessionState.WAITING_SNAPSHOT, SessionState.LIVE):
+            self._nak(now, evidence=True)   # most likely the frame we expect next: ask at once
+
+    # ---- sequenced frames --------------------------------------------------------------
+
+    def _sequenced(self, frame: Frame, now: float) -> bool:
+        c = self.counters
+        if self._tag is None or frame.tag != self._tag or self.state is SessionState.WAITING_HELLO:
+            c.stale_frames += 1
+            log.info("sensor-board: frame seq %d from boot tag %02x ignored (no hello for it yet)", frame.seq, frame.tag)
+            return False
+        d = wire.seq_diff(frame.seq, self._expected)
+        if d < 0:
+            c.duplicates += 1
+            log.warning("sensor-board: duplicate frame seq %d ignored (expecting %d)", frame.seq, self._expected)
+            return False
+        if d > 0:
+            if frame.seq in self._reorder:
+                c.duplicates += 1
+                log.warning("sensor-board: duplicate of held frame seq %d ignored", frame.seq)
+            elif d < self.reorder_limit:
+                c.out_of_order += 1
+                self._reorder[frame.seq] = frame
+                log.warning("sensor-board: frame seq %d arrived before seq %d: held, resend requested", frame.seq, self._expected)
+            else:
+                log.warning("sensor-board: frame seq %d is %d ahead of seq %d: dropped, resend requested", frame.seq, d, self._expected)
+            self._nak(now, evidence=True)
+            return False
+        changed = self._deliver(frame, now)
+        while self._expected in self._reorder:
+            changed |= self._deliver(self._reorder.pop(self._expected), now)
+        if not self._reorder:
+            self._suspect_since = None
+        return changed
+
+    def _deliver(self, frame: Frame, now: float) -> bool:
+        self._expected = wire.seq_next(self._expected)
+        try:
+            msg = decode(frame)
+        except MalformedPayload as exc:
+            self.counters.malformed += 1
+            self.counters.frames_bad += 1
+            log.warning("sensor-board: %s; asking for a snapshot", exc)
+            self._request_snapshot(now)
+            return False
+        self.counters.frames_good += 1
+        if isinstance(msg, TagEvent):
+            return self._tag_event(msg, now)
+        if isinstance(msg, SnapBegin):
+            self._snapshot = _Snapshot(msg)
+            return False
+        if isinstance(msg, SnapEntry):
+            snap = self._snapshot
+            if snap is None or snap.snap_id != msg.snap_id:
+                log.warning("sensor-board: snapshot entry of snapshot %d without its beginning ignored", msg.snap_id)
+                return False
+            snap.table.setdefault(msg.antenna, set()).update(msg.uids)
+            snap.got += 1
+            return False
+        if isinstance(msg, SnapEnd):
+            return self._snapshot_end(msg, now)
+        return False
+
+    def _tag_event(self, ev: TagEvent, now: float) -> bool:
+        if self.table is None or self.state is not SessionState.LIVE:
+            return False   # the snapshot we are waiting for already contains it
+        table = self.table
+        here = set(table.get(ev.antenna, ()))
+        if ev.present:
+            for antenna, uids in list(table.items()):
+                if ev.uid in uids and antenna != ev.antenna:
+                    log.warning("sensor-board: tag %s arrived on antenna %d while still on %d; moved",
+                                uid_hex(ev.uid), ev.antenna, antenna)
+                    self._set(antenna, uids - {ev.uid})
+            if ev.uid in here:
+                return False
+            here.add(ev.uid)
+        else:
+            if ev.uid not in here:
+                log.warning("sensor-board: departure of tag %s from antenna %d that we did not have; asking for a snapshot",
+                            uid_hex(ev.uid), ev.antenna)
+                self._request_snapshot(now)
+                return False
+            here.discard(ev.uid)
+        self._set(ev.antenna, here)
+        log.debug("sensor-board: antenna %d %s %s", ev.antenna, "+" if ev.present else "-", uid_hex(ev.uid))
+        return True
+
+    def _set(self, antenna: int, uids: Iterable[bytes]) -> None:
+        assert self.table is not None
+        uids = frozenset(uids)
+        if uids:
+            self.table[antenna] = uids
+        else:
+            self.table.pop(antenna, None)
+
+    def _snapshot_end(self, end: SnapEnd, now: float) -> bool:
+        snap, self._snapshot = self._snapshot, None
+        if snap is None or snap.snap_id != end.snap_id:
+            log.warning("sensor-board: end of snapshot %d without its beginning ignored", end.snap_id)
+            return False
+        tags = sum(len(u) for u in snap.table.values())
+        if snap.got != end.entries or tags != end.tags or wire.table_digest(snap.table) != end.digest:
+            log.warning("sensor-board: snapshot %d inconsistent (%d/%d entries, %d/%d tags); asking again",
+                        end.snap_id, snap.got, end.entries, tags, end.tags)
+            self._request_snapshot(now, force=True)
+            return False
+        new: Table = {a: frozenset(u) for a, u in snap.table.items() if u}
+        old = self.table
+        self.counters.snapshots += 1
+        self.state = SessionState.LIVE
+        self._snapreq_at = None
+        if old is None:
+            self.table = new
+            log.info("sensor-board: snapshot received: %d tags on %d antennas", tags, len(new))
+            return True
+        diff = table_diff(old, new)
+        self.table = new
+        if not diff:
+            log.info("sensor-board: resynchronised from snapshot: no change")
+            return False
+        self.counters.resyncs_changed += 1
+        log.warning("sensor-board: resynchronised from snapshot: %d antenna(s) changed while we were not looking: %s",
+                    len(diff), "; ".join(diff))
+        return True
+
+    # ---- unsequenced frames ------------------------------------------------------------
+
+    def _unsequenced(self, frame: Frame, now: float) -> bool:
+        try:
+            msg = decode(frame)
+        except MalformedPayload as exc:
+            self.counters.malformed += 1
+            self.counters.frames_bad += 1
+            log.warning("sensor-board: %s", exc)
+            return False
+        self.counters.frames_good += 1
+        if isinstance(msg, Hello):
+            self._hello(msg, frame.tag, now)
+        elif isinstance(msg, Heartbeat):
+            self._heartbeat(msg, frame.tag, now)
+        elif isinstance(msg, DeviceError):
+            self._device_error(msg)
+        return False
+
+    def _hello(self, hello: Hello, tag: int, now: float) -> None:
+        previous = self.hello
+        if hello.major != wire.PROTO_MAJOR:
+            if self.state is not SessionState.INCOMPATIBLE:
+                log.error("sensor-board: device speaks protocol %d.%d, this bridge %d.%d: not using it",
+                          hello.major, hello.minor, wire.PROTO_MAJOR, wire.PROTO_MINOR)
+            self.state = SessionState.INCOMPATIBLE
+            self.hello = hello
+            return
+        if previous is not None and (previous.boot_id != hello.boot_id or previous.board_id != hello.board_id):
+            self.counters.device_reboots += 1
+            self._device_base = None
+            self.faulty_antennas.clear()
+            if previous.board_id != hello.board_id:
+                log.warning("sensor-board: a different board is connected (%s, was %s); resynchronising",
+                            hello.board_id, previous.board_id)
+            else:
+                log.warning("sensor-board: device rebooted (boot %08x -> %08x); resynchronising from a snapshot",
+                            previous.boot_id, hello.boot_id)
+        elif previous is None:
+            log.info("sensor-board: board %s (%s, protocol %d.%d, %d antennas, boot %08x)",
+                     hello.board_id, hello.firmware, hello.major, hello.minor, hello.antennas, hello.boot_id)
+        else:
+            log.info("sensor-board: hello from the same boot %08x; resynchronising from a snapshot", hello.boot_id)
+        self.hello = hello
+        self._tag = tag
+        self._expected = hello.next_seq
+        self._reorder.clear()
+        self._snapshot = None
+        self._last_nak = None
+        self._suspect_since = None
+        self.state = SessionState.WAITING_SNAPSHOT
+        self._request_snapshot(now, force=True)
+
+    def _heartbeat(self, hb: Heartbeat, tag: int, now: float) -> None:
+        self.last_heartbeat = hb
+        self.last_heartbeat_at = now
+        if self._tag is None or tag != self._tag:
+            if self.state is not SessionState.WAITING_HELLO:
+                log.warning("sensor-board: heartbeat from another boot (tag %02x); the device rebooted unseen, asking for hello", tag)
+                self.state = SessionState.WAITING_HELLO
+            if self._last_sync_at is None or now - self._last_sync_at >= self.sync_every / 5:
+                self._sync(now)
+            return
+        self._device_counters(hb)
+        if self.state is SessionState.WAITING_HELLO:
+            return
+        ahead = wire.seq_diff(hb.next_seq, self._expected)
+        if ahead == 0 and not self._reorder:
+            self._suspect_since = None
+        if ahead > 0:
+            self._nak(now)   # frames were sent that we never saw (a lost tail)
+        elif ahead < 0:
+            log.warning("sensor-board: device sequence went back (%d < %d): asking for hello", hb.next_seq, self._expected)
+            self.state = SessionState.WAITING_HELLO
+            self._sync(now)
+        elif (self.state is SessionState.LIVE and hb.consistent and self._snapshot is None
+              and self.table is not None and wire.table_digest(self.table) != hb.digest):
+            self.counters.digest_mismatches += 1
+            log.warning("sensor-board: our table differs from the board's (digest %04x != %04x); asking for a snapshot",
+                        wire.table_digest(self.table), hb.digest)
+            self._request_snapshot(now)
+
+    def _device_counters(self, hb: Heartbeat) -> None:
+        values = {"flicker": hb.flicker, "reader_errors": hb.reader_errors, "device_rx_bad": hb.rx_bad,
+                  "resent_by_device": hb.resent}
+        base = self._device_base or {k: 0 for k in values}
+        self._device_base = values
+        deltas = {k: (v - base[k]) & 0xFFFF for k, v in values.items()}
+        for k, d in deltas.items():
+            setattr(self.counters, k, getattr(self.counters, k) + d)
+        if deltas["flicker"]:
+            where = "" if hb.last_flicker_antenna is None else f", last on antenna {hb.last_flicker_antenna}"
+            log.warning("sensor-board: firmware suppressed %d flickering read(s)%s", deltas["flicker"], where)
+        if deltas["device_rx_bad"]:
+            log.warning("sensor-board: device received %d corrupt frame(s) from us", deltas["device_rx_bad"])
+        if deltas["resent_by_device"]:
+            log.info("sensor-board: device resent %d frame(s)", deltas["resent_by_device"])
+        if deltas["reader_errors"]:
+            log.warning("sensor-board: %d reader error(s) on the board", deltas["reader_errors"])
+
+    def _device_error(self, err: DeviceError) -> None:
+        self.counters.device_errors += 1
+        where = "" if err.antenna is None else f" on antenna {err.antenna}"
+        if err.code is ErrorCode.READER_FAULT and err.antenna is not None:
+            self.faulty_antennas.add(err.antenna)
+        elif err.code is ErrorCode.READER_OK and err.antenna is not None:
+            self.faulty_antennas.discard(err.antenna)
+            log.info("sensor-board: device reports %s%s: %s", err.name, where, err.text)
+            return
+        log.warning("sensor-board: device reports %s%s (detail %d): %s", err.name, where, err.detail, err.text)
+
+    # ---- commands ----------------------------------------------------------------------
+
+    def _command(self, ftype: FrameType, num: int = 0) -> None:
+        self._send(encode_command(ftype, self._tag or 0, num))
+
+    def _sync(self, now: float) -> None:
+        self._last_sync_at = now
+        self.counters.syncs_sent += 1
+        self._command(FrameType.SYNC)
+
+    def _request_snapshot(self, now: float, force: bool = False) -> None:
+        """Ask for a snapshot; a request already on its way is not repeated before the retry time."""
+        if self._tag is None:
+            return
+        if not force and self._snapreq_at is not None and now - self._snapreq_at < self.snapshot_retry:
+            return
+        self._snapreq_at = now
+        self.counters.snapshot_requests += 1
+        self._command(FrameType.SNAP_REQ)
+
+    def _nak(self, now: float, evidence: bool = False) -> None:
+        """Ask for everything from the expected frame on.
+
+        Fresh evidence of a loss (a corrupt chunk, a frame out of order) asks at once -- the
+        device ignores requests for copies still on the wire; the timer repeats a request at
+        most every ``nak_interval``, in case the request itself was lost.
+        """
+        if self._tag is None:
+            return
+        if self._suspect_since is None:
+            self._suspect_since = now
+        last = self._last_nak
+        interval = 0.002 if evidence else self.nak_interval
+        if last is not None and last[0] == self._expected and now - last[1] < interval:
+            return
+        self._last_nak = (self._expected, now)
+        self.counters.naks_sent += 1
+        self._command(FrameType.NAK, self._expected)
