@@ -484,7 +484,8 @@ def _check_family(w: Work, face_id: str, space: str, take: Take, *, law11: bool)
                    (space, *(SPACES[j] for j in clash)),
                    (f"Take {fen} off {space} and place it where no identical tile touches it, or place another face.",
                     f"从 {space} 拿走{fzh}，放到不与相同板块相邻的位置，或者换一个家族成员。"))]
-    return _check_take(w, i, take)
+    # a law-11 placement uses law 11 up before the tile's take resolves: law 8 cannot remove it then
+    return _check_take(w, i, take, used=11 if law11 else None)
 
 
 def _check_neighbour(w: Work, step: BuyNeighbour) -> list[Violation]:
@@ -526,7 +527,9 @@ def _check_neighbour(w: Work, step: BuyNeighbour) -> list[Violation]:
                        (step.space, *(SPACES[j] for j in touching)),
                        (f"Move the neighbour off {step.space} to a space that touches no other neighbour.",
                         f"把邻居从 {step.space} 移到不与其他邻居相邻的格子。"))]
-    return _check_take(w, i, step.take)
+    # The neighbour is paid when it is bought, before what lies under it is taken: a law 9 found
+    # there is paid from what is left (reading E16).
+    return _check_take(w, i, step.take, spent=0 if step.saved else NEIGHBOUR_PRICE)
 
 
 def _check_pass(w: Work) -> list[Violation]:
@@ -545,7 +548,10 @@ def _check_pass(w: Work) -> list[Violation]:
     return []
 
 
-def _check_take(w: Work, i: int, take: Take) -> list[Violation]:
+def _check_take(w: Work, i: int, take: Take, spent: int = 0, used: int | None = None) -> list[Violation]:
+    """A step is checked before it is applied, so ``w`` does not yet show what the same step does
+    before its take resolves: ``spent`` is the money it pays (a neighbour's price), ``used`` the
+    kept law it uses up (law 11)."""
     s = w.s
     space = SPACES[i]
     code = w.content[i]
@@ -596,10 +602,10 @@ def _check_take(w: Work, i: int, take: Take) -> list[Violation]:
         n = code - LAW_BASE
         if take.law is not None and take.law != n:
             return [_v("law.mismatch", f"The law on {space} is law {n}, not law {take.law}.", f"{space} 上的是 {n} 号律法，不是 {take.law} 号。", (space,))]
-    return _check_law_use(w, n, take, space)
+    return _check_law_use(w, n, take, space, spent, used)
 
 
-def _check_law_use(w: Work, n: int, take: Take, space: str) -> list[Violation]:
+def _check_law_use(w: Work, n: int, take: Take, space: str, spent: int = 0, used: int | None = None) -> list[Violation]:
     s = w.s
     len_, lzh = law_text(n)
     extra = [f for f, v in (("table", take.table), ("remove", take.remove), ("remove_space", take.remove_space)) if v is not None]
@@ -633,6 +639,12 @@ def _check_law_use(w: Work, n: int, take: Take, space: str) -> list[Violation]:
         if (take.remove is None) == (take.remove_space is None):
             return [_v("law.remove_missing", "Law 8 removes one law: name it (or discard law 8).", "8 号律法移除一个律法：请指明是哪一个（或弃掉 8 号律法）。", (space,))]
         if take.remove is not None:
+            if take.remove == used:
+                ren, rzh = law_text(used)
+                return [_v("law.remove_not_in_play",
+                           f"{ren.capitalize()} was used up by this very placement and is already out of play; law 8 cannot remove it.",
+                           f"{rzh}在这次放置中已经用掉、不在场上了；8 号律法不能移除它。", (space,),
+                           ("Let law 8 remove another law in play, or discard law 8.", "让 8 号律法移除场上的其他律法，或弃掉 8 号律法。"))]
             if take.remove not in w.laws_in_play():
                 return [_v("law.remove_not_in_play", f"Law {take.remove} is not in play (not in force, under a table or in a hand).",
                            f"{take.remove} 号律法不在场上（未生效、不在价格表下、也不在玩家手中）。", (space,))]
@@ -640,11 +652,24 @@ def _check_law_use(w: Work, n: int, take: Take, space: str) -> list[Violation]:
             if not s.rules.law8_pyramid:
                 return [_v("law.remove_space_variant", "Removing a face-down law from the pyramid needs the variant law8_pyramid.",
                            "移除金字塔上背面朝上的律法需要启用 law8_pyramid 变体规则。", (space,))]
+            if take.remove_space == space:  # not covered yet while checked, but that is law 8 itself
+                return [_v("law.remove_not_in_play",
+                           f"Law 8 itself lay on {space}; it removes another face-down law on the pyramid.",
+                           f"8 号律法本身就在 {space} 上；它只能移除金字塔上另一个背面朝上的律法。", (space,),
+                           ("Name another face-down law on the pyramid, or discard law 8.", "请指明金字塔上另一个背面朝上的律法，或弃掉 8 号律法。"))]
             j = SPACE_INDEX.get(take.remove_space)  # type: ignore[arg-type]
             if j is None or w.tile[j] != NO_TILE or not is_law(w.content[j]):
                 return [_v("law.remove_not_in_play", f"No face-down law lies on {take.remove_space}.", f"{take.remove_space} 上没有背面朝上的律法。", (space,))]
     elif n == 9:
-        if w.cash[w.p] < LAW9_PRICE:
+        cash = w.cash[w.p] - spent
+        if cash < LAW9_PRICE:
+            if spent:
+                return [_v("law.cannot_pay",
+                           f"Law 9 costs {LAW9_PRICE} piasters; after paying {spent} for the neighbour this player has {cash} left "
+                           f"(of {w.cash[w.p]}): it must be discarded.",
+                           f"9 号律法需要支付 {LAW9_PRICE} 皮阿斯特；该玩家支付邻居的 {spent} 之后只剩 {cash}（原有 {w.cash[w.p]}）：只能弃掉。",
+                           (space,),
+                           ("Discard law 9 (or take the neighbour back).", "弃掉 9 号律法（或收回邻居）。"))]
             return [_v("law.cannot_pay", f"Law 9 costs {LAW9_PRICE} piasters; this player has {w.cash[w.p]}: it must be discarded.",
                        f"9 号律法需要支付 {LAW9_PRICE} 皮阿斯特；该玩家只有 {w.cash[w.p]}：只能弃掉。", (space,),
                        ("Discard law 9.", "弃掉 9 号律法。"))]

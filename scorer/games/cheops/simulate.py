@@ -72,11 +72,17 @@ def random_move(state: CheopsState, rng: random.Random) -> Turn:
     steps: list[Step] = []
     w = rules.Work(state)
     p = state.active
+
+    def going(work: rules.Work) -> bool:
+        """Does the turn go on? With variant end_after_turn (C2) it does after an end condition,
+        and the engine then still requires step B (and checks and applies the draws)."""
+        return work.ended is None or state.rules.end_after_turn
+
     if state.neighbours_left > 0 and state.cash[p] >= NEIGHBOUR_PRICE and rng.random() < 0.2:
         step = _placement(state, player, steps, w, rng, "neighbour")
         if step is not None:
             after = _ok(state, player, [step])
-            if after is not None and after.ended is None and any(rules.placeable_spaces(after.tile, f) for f in rules.hand_faces(after.hands[p])):
+            if after is not None and going(after) and any(rules.placeable_spaces(after.tile, f) for f in rules.hand_faces(after.hands[p])):
                 steps.append(step)
                 w = after
     use = _law_use(state, player, steps, w, rng)
@@ -84,26 +90,26 @@ def random_move(state: CheopsState, rng: random.Random) -> Turn:
         steps.append(use)
         w = _ok(state, player, steps)  # type: ignore[assignment]
     b: Step | None = None
-    if w.ended is None:
+    if going(w):
         if 11 in w.held[p] and rng.random() < 0.5:
             b = _placement(state, player, steps, w, rng, "law11")
         if b is None:
             b = _placement(state, player, steps, w, rng, "place")
         if b is None and 11 in w.held[p]:
             b = _placement(state, player, steps, w, rng, "law11")
-    if b is None and w.ended is None:
+    if b is None and going(w):
         b = Pass()
     if b is not None:
         steps.append(b)
         w = _ok(state, player, steps)  # type: ignore[assignment]
         assert w is not None
-        if w.ended is None:
+        if going(w):
             use = _law_use(state, player, steps, w, rng)
             if use is not None:
                 steps.append(use)
                 w = _ok(state, player, steps)  # type: ignore[assignment]
     draws: list[Draw] = []
-    if not isinstance(b, Pass) and w.ended is None:
+    if b is not None and not isinstance(b, Pass) and going(w):
         sizes = list(w.stack_size)
         forget = rng.random() < 0.03
         for _ in range(HAND_SIZE - w.hand_size[p]):

@@ -123,6 +123,18 @@ def test_law8_on_the_pyramid_needs_the_variant():
     assert rules_broken(after, turn(PlaceTile("B", "r11c5", SELL), player="red")) == {"take.nothing_there"}
 
 
+def test_law8_on_the_pyramid_cannot_remove_its_own_space():
+    """Regression: with law8_pyramid, law 8 naming the space it was taken from passed the check (the
+    space is not covered yet while the step is checked) and put a bogus law -101 out of play."""
+    s = position(fresh(variants=["law8_pyramid"]), content={"r11c1": 8, "r11c5": "law"})
+    own = turn(PlaceTile("A", "r11c1", Take(law=8, remove_space="r11c1")), draws=[0])
+    found = GAME.violations(s, own)
+    assert [v.rule for v in found] == ["law.remove_not_in_play"]
+    assert "r11c1" in found[0].message.en and "8 号律法" in found[0].message.zh and found[0].fix is not None
+    other = GAME.apply(s, turn(PlaceTile("A", "r11c1", Take(law=8, remove_space="r11c5")), draws=[0]))
+    assert other.out_of_play == (8,) and all(n > 0 for n in other.out_of_play)
+
+
 # -- laws 10-12: kept, used on a later turn ---------------------------------------------------------
 
 def test_law10_sells_a_kept_treasure():
@@ -230,6 +242,46 @@ def test_save_neighbour_variant():
     later = replace(after, active=0)
     done = GAME.apply(later, turn(BuyNeighbour("r11c5", KEEP, saved=True), PlaceTile("B", "r11c8", KEEP)))
     assert done.saved_neighbours[0] == 0 and done.cash[0] == 10 and done.neighbours_left == 3
+
+
+def test_law9_under_a_bought_neighbour_is_paid_from_what_the_neighbour_left():
+    """Regression (property test seed=3014, 3 players): 40 piasters, a neighbour bought for 20 lands
+    on law 9; the law was checked against the 40 before the purchase and paid, leaving -5 (E16)."""
+    s = position(cash={"blue": 40}, content={"r11c1": 9})
+    pay = turn(BuyNeighbour("r11c1", Take(law=9)), PlaceTile("A", "r11c2", KEEP), draws=[0])
+    found = GAME.violations(s, pay)
+    assert [v.rule for v in found] == ["law.cannot_pay"]
+    v = found[0]
+    assert "neighbour" in v.message.en and "20" in v.message.en and "邻居" in v.message.zh
+    assert v.fix is not None and v.fix.zh and v.spaces == ("r11c1",)
+    # discarding it is legal and costs only the neighbour
+    discard = turn(BuyNeighbour("r11c1", Take(law=9, discard=True)), PlaceTile("A", "r11c2", KEEP), draws=[0])
+    assert GAME.apply(s, discard).cash[0] == 20
+    # with 45 the player can afford both: 45 - 20 - 25 = 0
+    rich = position(cash={"blue": 45}, content={"r11c1": 9})
+    after = GAME.apply(rich, pay)
+    assert after.cash[0] == 0 and 9 in after.held[0]
+    # a saved neighbour (variant) was paid on an earlier turn: only law 9's 25 is needed now
+    saved = position(fresh(variants=["save_neighbour"]), cash={"blue": 25}, content={"r11c1": 9})
+    saved = replace(saved, saved_neighbours=(1, 0, 0), neighbours_left=3)
+    done = GAME.apply(saved, turn(BuyNeighbour("r11c1", Take(law=9), saved=True), PlaceTile("A", "r11c2", KEEP), draws=[0]))
+    assert done.cash[0] == 0 and 9 in done.held[0]
+
+
+def test_law8_cannot_remove_the_law11_used_for_the_same_placement():
+    """Regression (sweep seed 133): law 11 is used up when its tile goes down, before the law 8
+    under it resolves; naming law 11 as law 8's target was accepted and put law 11 out of play
+    twice (E17)."""
+    s = position(content={"r11c1": 8}, held={"blue": [11], "red": [10]})
+    bad = turn(UseLaw11("A", "r11c1", Take(law=8, remove=11)), draws=[0])
+    found = GAME.violations(s, bad)
+    assert [v.rule for v in found] == ["law.remove_not_in_play"]
+    assert "law 11" in found[0].message.en.lower() and "11 号律法" in found[0].message.zh and found[0].fix is not None
+    after = GAME.apply(s, turn(UseLaw11("A", "r11c1", Take(law=8, remove=10)), draws=[0]))
+    assert sorted(after.out_of_play) == [8, 10, 11] and after.held == ((), (), ())
+    # a law 11 held but not used this step is still a fair target for law 8
+    plain = GAME.apply(s, turn(PlaceTile("A", "r11c1", Take(law=8, remove=11)), draws=[0]))
+    assert sorted(plain.out_of_play) == [8, 11] and plain.held == ((), (10,), ())
 
 
 def test_start_cash_and_neighbour_count_options():

@@ -106,6 +106,30 @@ def test_apply_and_record_replay_give_the_same_state(seed, players):
     assert state == final
 
 
+def test_random_move_keeps_step_b_when_law10_ends_the_game_under_end_after_turn():
+    """Regression (sweep seed 144): with variant end_after_turn the turn goes on after an end
+    condition and still needs step B, but the simulator dropped step B once law 10 had filled the
+    second price table, and built a turn the engine (rightly) rejects with turn.no_step_b."""
+    from cheops_helpers import fresh, position
+
+    base = fresh(variants=["end_after_turn"])
+    c0, c1 = base.colours[0], base.colours[1]
+    s = position(base, tables={c0: [5, 10, 15], c1: [5, 10, 15]}, covered={c0: 2, c1: 1},
+                 held={"blue": [10]}, kept={"blue": {c1: 1}})
+    ended_by_law10 = 0
+    for k in range(40):
+        move = random_move(s, random.Random(k))  # raises if it builds an illegal turn
+        assert GAME.violations(s, move) == ()
+        assert move.step_b is not None
+        after = GAME.apply(s, move)
+        if isinstance(move.step_b, PlaceTile):  # the draws of the ending turn still count (C2 variant)
+            assert after.hand_size[0] == 3 + len(move.draws)
+        if type(move.steps[0]).__name__ == "UseLaw10":
+            ended_by_law10 += 1
+            assert after.finished == Termination.PRICE_TABLES_FULL and after.covered[1] == 2
+    assert ended_by_law10 > 0
+
+
 def test_random_games_end_in_several_ways():
     endings = Counter()
     for seed in range(40):
