@@ -4,6 +4,8 @@ set -u
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v socat >/dev/null 2>&1 || need+=(socat)
+# Chinese glyphs for the dashboard's screenshots (test-artifacts/web); the tests pass without them
+fc-list :lang=zh 2>/dev/null | grep -q . || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "installing Debian packages: ${need[*]}"

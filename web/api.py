@@ -1,0 +1,392 @@
+"""The dashboard's JSON API (documented in docs/web.md). Reads are open; changes need an admin
+session and the CSRF token; every body is checked before anything is called."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from scorer.core import SetupOptions, all_games, get_game
+from scorer.core.schema import validate as validate_schema
+from scorer.core.types import InvalidRecord, Message, TableRefError
+from tableref.service import CommandResult
+from web import i18n, validation
+from web.app import csrf_token, ctx, current_lang, is_admin, log_in, log_out, require_admin
+from web.boards import CHINA_PIECES, CHINA_PLAYERS_RGB, default_markers
+from web.errors import BadInput, Conflict, NotFound, NotSupported, Unavailable
+from web.security import check_pin_format
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None and request.content_length in (None, 0) and schema is validation.EMPTY:
+        data = {}
+    if data is None:
+        raise BadInput(Message("Send a JSON object (Content-Type: application/json).",
+                               "请发送 JSON 对象（Content-Type: application/json）。"))
+    return validation.check(data, schema)
+
+
+def _client() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _result(res: CommandResult) -> tuple[Response, int]:
+    if res.ok:
+        return jsonify({"ok": True, "message": res.message.to_json(), "data": res.data}), 200
+    return jsonify({"ok": False, "error": {"code": "refused", "message": res.message.to_json()}, "data": res.data}), 409
+
+
+def _optional(name: str) -> Any:
+    fn = getattr(ctx().service, name, None)
+    if fn is None:
+        raise NotSupported(Message("This table's service does not offer that yet.", "本桌的服务暂不支持此功能。"))
+    return fn
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+@api.get("/health")
+def health() -> Response:
+    return jsonify({"ok": True, "streams": ctx().streams})
+
+
+@api.get("/session")
+def session_info() -> Response:
+    c = ctx()
+    return jsonify({"admin": is_admin(), "pin_set": c.pins.is_set(), "csrf": csrf_token(), "lang": current_lang(),
+                    "retry_after": c.limiter.wait_for(_client()) or None})
+
+
+@api.get("/state")
+def state() -> Response:
+    bus = ctx().service.events()
+    last = bus.last_id  # taken first: anything newer is replayed by the stream (state events are idempotent)
+    snap = ctx().service.snapshot()
+    return jsonify(dict(snap, event_id=last))
+
+
+@api.get("/scores")
+def scores() -> Response:
+    snap = ctx().service.snapshot()
+    return jsonify({"game": snap.get("game"), "scores": snap.get("scores"), "turn": snap.get("turn"),
+                    "outcome": snap.get("outcome"), "version": snap.get("version")})
+
+
+@api.get("/history")
+def history() -> Response:
+    bus = ctx().service.events()
+    last = bus.last_id
+    return jsonify({"events": ctx().service.history(), "event_id": last})
+
+
+@api.get("/events")
+def events() -> Response:
+    """Events after ``since`` still held by the bus; ``complete`` is false when some were lost."""
+    try:
+        since = int(request.args.get("since", "0"))
+        limit = int(request.args.get("limit", "500"))
+    except ValueError:
+        raise BadInput(Message("since and limit must be whole numbers.", "since 和 limit 必须是整数。"), field="since") from None
+    if since < 0 or not 1 <= limit <= 2000:
+        raise BadInput(Message("since must be >= 0 and limit 1 to 2000.", "since 必须 >= 0，limit 为 1 到 2000。"), field="limit")
+    bus = ctx().service.events()
+    found = bus.since(since)
+    oldest = bus.oldest_id()
+    complete = since >= bus.last_id or (oldest is not None and oldest <= since + 1)
+    return jsonify({"events": [e.to_json() for e in found[:limit]], "last_id": bus.last_id,
+                    "complete": complete, "more": len(found) > limit})
+
+
+@api.get("/devices")
+def devices() -> Response:
+    return jsonify(ctx().service.devices())
+
+
+def _image_type(data: bytes) -> str:
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "image/png"
+    return "image/jpeg"
+
+
+@api.get("/camera.jpg")
+def camera() -> Response:
+    data = ctx().service.camera_snapshot()
+    if not data:
+        raise Unavailable(Message("No camera picture right now.", "目前没有摄像头画面。"))
+    return Response(data, mimetype=_image_type(data), headers={"Cache-Control": "no-store"})
+
+
+@api.get("/boards")
+def boards() -> Response:
+    return jsonify({"boards": [b.to_json() for b in ctx().boards.list()]})
+
+
+@api.get("/board")
+def board() -> Response:
+    """Topology and drawing geometry of a board (default: the current game's)."""
+    board_id = request.args.get("id") or ctx().service.snapshot().get("board_id")
+    if not board_id:
+        raise NotFound(Message("No game is running, so there is no board to show.", "没有正在进行的游戏，因此没有版图。"))
+    lib = ctx().boards
+    try:
+        return jsonify({"topology": lib.topology(board_id), "geometry": lib.geometry(board_id)})
+    except InvalidRecord as exc:
+        raise BadInput(Message(f"Board {board_id} is not valid: {exc}", f"版图 {board_id} 不合格：{exc}")) from None
+
+
+FALLBACK_COLOURS = ["blue", "green", "violet", "red", "yellow", "grey", "black"]
+
+
+def _game_info(game: Any) -> dict[str, Any]:
+    """What the new-game form offers, read from the game's own setup schema."""
+    schema = game.setup_schema().get("properties", {})
+    colours = schema.get("players", {}).get("items", {}).get("enum")
+    free = colours is None  # games whose players are free names: offer colours as names
+    variants = schema.get("variants", {}).get("items", {}).get("enum", [])
+    cards = schema.get("cards", {}).get("enum", [])
+    return {"id": game.id, "name": game.name.to_json(), "min_players": game.min_players, "max_players": game.max_players,
+            "colours": FALLBACK_COLOURS if free else colours, "free_names": free, "variants": variants, "cards": cards,
+            "boards": game.id == "china"}
+
+
+@api.get("/games")
+def games() -> Response:
+    return jsonify({"games": [_game_info(g) for g in all_games()]})
+
+
+@api.get("/i18n/<lang>")
+def catalogue(lang: str) -> Response:
+    if lang not in i18n.LANGUAGES:
+        raise NotFound(Message(f"Unknown language {lang!r}.", f"未知的语言“{lang}”。"))
+    return jsonify(i18n.catalogue(lang))
+
+
+# -- the admin PIN -----------------------------------------------------------------------------
+
+@api.post("/pin/setup")
+def pin_setup() -> Response:
+    c = ctx()
+    body = _body(validation.PIN_SETUP)
+    if c.pins.is_set():
+        raise Conflict(Message("The admin PIN is already set. Log in, then change it in the settings.",
+                               "管理员 PIN 已经设置。请先登录，再在设置中修改。"))
+    pin = check_pin_format(body["pin"])
+    if body["confirm"] != pin:
+        raise BadInput(Message("The two PINs differ.", "两次输入的 PIN 不一致。"), field="confirm")
+    c.pins.set_pin(pin)
+    log_in()
+    return jsonify({"ok": True, "admin": True, "csrf": csrf_token()})
+
+
+@api.post("/login")
+def login() -> Response:
+    c = ctx()
+    body = _body(validation.LOGIN)
+    if not c.pins.is_set():
+        raise Conflict(Message("No admin PIN is set yet; choose one first.", "尚未设置管理员 PIN，请先设置。"), code="pin_not_set")
+    client = _client()
+    c.limiter.check(client)
+    if not c.pins.verify(body["pin"]):
+        c.limiter.failure(client)
+        wait = c.limiter.wait_for(client)
+        err = BadInput(Message("Wrong PIN.", "PIN 错误。"), field="pin", code="wrong_pin")
+        if wait:
+            err.retry_after = wait
+        raise err
+    c.limiter.success(client)
+    log_in()
+    return jsonify({"ok": True, "admin": True, "csrf": csrf_token()})
+
+
+@api.post("/logout")
+def logout() -> Response:
+    log_out()
+    return jsonify({"ok": True, "admin": False})
+
+
+@api.post("/pin/change")
+def pin_change() -> Response:
+    require_admin()
+    c = ctx()
+    body = _body(validation.PIN_CHANGE)
+    client = _client()
+    c.limiter.check(client)
+    if not c.pins.verify(body["old"]):
+        c.limiter.failure(client)
+        raise BadInput(Message("The current PIN is wrong.", "当前 PIN 错误。"), field="old", code="wrong_pin")
+    new = check_pin_format(body["new"], field="new")
+    if body["confirm"] != new:
+        raise BadInput(Message("The two new PINs differ.", "两次输入的新 PIN 不一致。"), field="confirm")
+    c.pins.set_pin(new)
+    log_in()  # this tablet stays logged in; every other session is now stale
+    return jsonify({"ok": True, "csrf": csrf_token()})
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+@api.post("/game/new")
+def new_game() -> tuple[Response, int]:
+    actor = require_admin()
+    body = _body(validation.NEW_GAME)
+    try:
+        game = get_game(body["game"])
+    except KeyError:
+        raise BadInput(Message(f"Unknown game {body['game']!r}.", f"未知的游戏“{body['game']}”。"), field="game") from None
+    info = _game_info(game)
+    players = body["players"]
+    if not game.min_players <= len(players) <= game.max_players:
+        raise BadInput(Message(f"{game.name.en} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
+                               f"{game.name.zh}需要 {game.min_players} 到 {game.max_players} 名玩家，而不是 {len(players)} 名。"),
+                       field="players")
+    if len(set(players)) != len(players):
+        raise BadInput(Message("Each player needs a different colour.", "每位玩家需要不同的颜色。"), field="players")
+    bad = [p for p in players if not info["free_names"] and p not in info["colours"]]
+    if bad:
+        raise BadInput(Message(f"Not a colour of this game: {', '.join(bad)}.", f"不是本游戏的颜色：{'、'.join(bad)}。"), field="players")
+    unknown = [v for v in body.get("variants", []) if v not in info["variants"]]
+    if unknown:
+        raise BadInput(Message(f"Unknown variant: {', '.join(unknown)}.", f"未知的变体：{'、'.join(unknown)}。"), field="variants")
+    setup: dict[str, Any] = {"players": list(players)}
+    if body.get("board"):
+        if game.id != "china":
+            raise BadInput(Message("This game has no board choice.", "这个游戏没有版图可选。"), field="board")
+        try:
+            setup["board"] = ctx().boards.setup_ref(body["board"])
+        except InvalidRecord as exc:
+            raise BadInput(Message(f"That board is not valid: {exc}", f"该版图不合格：{exc}"), field="board") from None
+    if body.get("variants"):
+        setup["variants"] = sorted(set(body["variants"]))
+    if "cards" in body:
+        setup["cards"] = body["cards"]
+    if "seed" in body:
+        setup["seed"] = body["seed"]
+    try:
+        validate_schema(setup, game.setup_schema(), "setup")
+        game.setup(SetupOptions.from_json(setup))  # dry run: refuse here, with the reason, not at the table
+    except InvalidRecord as exc:
+        raise BadInput(Message(f"Cannot set up this game: {exc}", f"无法这样开始游戏：{exc}")) from None
+    try:
+        res = ctx().service.new_game(dict(setup, game=game.id), actor)
+    except TableRefError as exc:
+        raise BadInput(Message(str(exc), f"无法开始游戏：{exc}")) from None
+    return _result(res)
+
+
+@api.post("/undo")
+def undo() -> tuple[Response, int]:
+    actor = require_admin()
+    _body(validation.EMPTY)
+    return _result(ctx().service.undo(actor, True))
+
+
+@api.post("/override")
+def override() -> tuple[Response, int]:
+    actor = require_admin()
+    _body(validation.EMPTY)
+    return _result(ctx().service.override(actor))
+
+
+@api.post("/turn-done")
+def turn_done() -> tuple[Response, int]:
+    actor = require_admin()
+    _body(validation.EMPTY)
+    return _result(ctx().service.signal_turn_done(actor))
+
+
+@api.post("/declare")
+def declare() -> tuple[Response, int]:
+    """A move the sensors cannot see (China: a card exchange, the pile running out)."""
+    actor = require_admin()
+    body = _body(validation.DECLARE)
+    game_id = ctx().service.snapshot().get("game")
+    if not game_id:
+        raise Conflict(Message("No game is running.", "没有正在进行的游戏。"))
+    game = get_game(game_id)
+    try:
+        validate_schema(body["move"], game.move_schema(), "move")
+        game.move_from_json(body["move"])
+    except InvalidRecord as exc:
+        raise BadInput(Message(f"Not a valid move: {exc}", f"不是有效的行动：{exc}"), field="move") from None
+    return _result(ctx().service.declare(body["move"], actor))
+
+
+# -- board capture -----------------------------------------------------------------------------
+
+@api.get("/capture/snapshot")
+def capture_snapshot() -> Response:
+    """What the capture page draws on: the rectified photo's size and scale (the image itself is
+    at /api/capture/image), or ``available: false`` with a blank sheet of the default size."""
+    img = _optional("board_image")()
+    common = {"pieces": CHINA_PIECES, "players": CHINA_PLAYERS_RGB}
+    if img is None:
+        return jsonify(dict(common, available=False, size_mm=[640.0, 520.0], px_per_mm=2.0,
+                            markers=default_markers((640.0, 520.0))))
+    markers = img.markers or default_markers(img.size_mm)
+    return jsonify(dict(common, available=True, size_mm=list(img.size_mm), px_per_mm=img.px_per_mm,
+                        markers=markers, content_type=img.content_type))
+
+
+@api.get("/capture/image")
+def capture_image() -> Response:
+    img = _optional("board_image")()
+    if img is None:
+        raise Unavailable(Message("No rectified board photo: is the camera on and are the four corner markers visible?",
+                                  "没有校正后的版图照片：摄像头是否开启、四个角标是否可见？"))
+    return Response(img.image, mimetype=img.content_type, headers={"Cache-Control": "no-store"})
+
+
+@api.post("/capture/check")
+def capture_check() -> Response:
+    """Validate without saving (open to everyone: it changes nothing, but still needs CSRF)."""
+    body = _body(validation.CAPTURE)
+    problems = ctx().boards.check_capture(body["board"], body.get("layout"))
+    return jsonify({"ok": not problems, "problems": [p.to_json() for p in problems]})
+
+
+@api.post("/capture/save")
+def capture_save() -> Response:
+    require_admin()
+    body = _body(validation.CAPTURE)
+    written = ctx().boards.save_capture(body["board"], body.get("layout"), overwrite=bool(body.get("overwrite")))
+    return jsonify({"ok": True, "id": body["board"]["id"], "message": Message("Board saved.", "版图已保存。").to_json(),
+                    "files": sorted(written)})
+
+
+# -- tag enrolment -----------------------------------------------------------------------------
+
+@api.get("/enrol")
+def enrolment() -> Response:
+    return jsonify(_optional("enrolment")())
+
+
+@api.post("/enrol")
+def enrol() -> tuple[Response, int]:
+    actor = require_admin()
+    body = _body(validation.ENROL)
+    info = _optional("enrolment")()
+    item = body["item"]
+    if "kind" in item and info.get("pieces") and item["kind"] not in info["pieces"]:
+        raise BadInput(Message(f"Unknown piece kind {item['kind']!r}.", f"未知的棋子种类“{item['kind']}”。"), field="item.kind")
+    if "card" in item and info.get("cards") is not None and item["card"] not in info["cards"]:
+        raise BadInput(Message(f"Unknown card {item['card']!r}.", f"未知的牌“{item['card']}”。"), field="item.card")
+    return _result(_optional("enrol")(body["uid"].upper(), item, actor))
+
+
+# -- settings ----------------------------------------------------------------------------------
+
+@api.get("/settings")
+def settings_get() -> Response:
+    return jsonify(ctx().settings.get())
+
+
+@api.post("/settings")
+def settings_set() -> Response:
+    require_admin()
+    body = _body(validation.SETTINGS)
+    if "table_name" in body:
+        body["table_name"] = body["table_name"].strip()
+    return jsonify({"ok": True, "settings": ctx().settings.update(body)})

@@ -1,0 +1,484 @@
+"""An in-memory ``TableService`` driven by a real rules engine, for tests, the SSE benchmark and
+``python -m web`` (the dashboard on its own, without devices).
+
+It is faithful where the dashboard can tell: moves go through the engine's single choke point,
+an illegal move raises a flag that stays until the pieces are taken back or an admin overrides,
+undo replays the accepted moves minus the last, and every change is published on a real
+``EventBus`` (a specific event, then a full ``state`` snapshot) before the call returns.
+What it does not have are devices: ``devices()`` reports emulated ones, and the camera pictures
+are drawn from the board geometry.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import cv2
+import numpy as np
+
+from scorer.core import Game, SetupOptions, get_game
+from scorer.core.types import InvalidRecord, Message, Violation
+from tableref import service as svc
+from tableref.service import BoardImage, CommandResult, EventBus
+from web.boards import PLAYER_HEX, default_markers
+
+PIECE_KINDS = {"china": ("house", "emissary", "fortress")}
+CARD_KINDS = {"china": ("violet", "yellow", "orange", "green", "red")}
+
+
+def _ok(en: str, zh: str, **data: Any) -> CommandResult:
+    return CommandResult(True, Message(en, zh), dict(data))
+
+
+def _refused(en: str, zh: str, **data: Any) -> CommandResult:
+    return CommandResult(False, Message(en, zh), dict(data))
+
+
+@dataclass
+class _Flag:
+    id: int
+    raised_at: float
+    move: Any
+    violations: tuple[Violation, ...]
+    spaces: tuple[str, ...]
+    added: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "raised_at": self.raised_at,
+            "violations": [v.to_json() for v in self.violations],
+            "spaces": list(self.spaces),
+            "diff": {"added": self.added, "removed": []},
+        }
+
+
+class FakeTableService:
+    """See the module docstring. Thread-safe: one lock around every change and snapshot."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.time, bus: EventBus | None = None,
+                 setup: Mapping[str, Any] | None = None, game: str = "china",
+                 geometry: Callable[[str], Mapping[str, Any] | None] | None = None):
+        self._clock = clock
+        self._bus = bus or EventBus()
+        self._lock = threading.RLock()
+        self._geometry = geometry
+        self._game: Game | None = None
+        self._options: SetupOptions | None = None
+        self._state: Any = None
+        self._moves: list[Any] = []
+        self._history: list[dict[str, Any]] = []
+        self._flag: _Flag | None = None
+        self._last_move: dict[str, Any] | None = None
+        self._version = 0
+        self._sensor_frames = 0
+        self._registry: dict[str, dict[str, Any]] = {}
+        self._pending_tag: dict[str, Any] | None = None
+        self.undo_requests = 0
+        if setup is not None:
+            res = self.new_game(dict(setup), actor="fake", game=game)
+            if not res.ok:
+                raise InvalidRecord(res.message.en, where="fake setup")
+
+    # -- the TableService protocol -------------------------------------------------------------
+    def events(self) -> EventBus:
+        return self._bus
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            return self._snapshot()
+
+    def history(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [dict(h) for h in self._history]
+
+    def new_game(self, setup: dict[str, Any], actor: str, game: str | None = None) -> CommandResult:
+        game_id = game or str(setup.get("game", "china"))
+        try:
+            engine = get_game(game_id)
+        except KeyError:
+            return _refused(f"Unknown game {game_id!r}.", f"未知的游戏“{game_id}”。")
+        options_json = {k: v for k, v in setup.items() if k != "game"}
+        try:
+            options = SetupOptions.from_json(options_json)
+            state = engine.setup(options)
+        except (InvalidRecord, KeyError, TypeError) as exc:
+            return _refused(f"Cannot set up the game: {exc}", f"无法开始游戏：{exc}")
+        with self._lock:
+            self._game, self._options, self._state = engine, options, state
+            self._moves, self._flag, self._last_move = [], None, None
+            self._history = []
+            self._change(svc.NEW_GAME, actor, Message(f"New game: {engine.name.en}", f"新游戏：{engine.name.zh}"),
+                         {"game": engine.id, "setup": options.to_json()})
+        return _ok("New game started.", "新游戏已开始。")
+
+    def undo(self, actor: str, authorised: bool) -> CommandResult:
+        self.undo_requests += 1
+        if not authorised:
+            return _refused("Undo needs the admin PIN.", "撤销需要管理员 PIN。")
+        with self._lock:
+            if self._game is None or not self._moves:
+                return _refused("There is no move to undo.", "没有可以撤销的行动。")
+            undone = self._moves.pop()
+            state = self._game.setup(self._options)  # type: ignore[arg-type]
+            for m in self._moves:
+                state = self._game.apply_unchecked(state, m)
+            self._state, self._flag = state, None
+            self._last_move = None
+            desc = self._game.describe_move(undone)
+            for h in reversed(self._history):
+                if h["type"] == svc.MOVE_ACCEPTED and not h.get("undone"):
+                    h["undone"] = True
+                    break
+            self._change(svc.UNDO, actor, Message(f"Undone: {desc.en}", f"已撤销：{desc.zh}"),
+                         {"move": self._game.move_to_json(undone)})
+        return _ok("The last move was undone.", "上一步已撤销。")
+
+    def override(self, actor: str) -> CommandResult:
+        with self._lock:
+            flag = self._flag
+            if flag is None or self._game is None:
+                return _refused("There is no flag to override.", "当前没有需要否决的警告。")
+            try:
+                state = self._game.apply_unchecked(self._state, flag.move)
+            except (ValueError, IndexError, KeyError, TypeError):
+                return _refused("This move cannot be accepted even by override; take the pieces back.",
+                                "这个行动即使否决警告也无法接受，请收回棋子。")
+            self._state = state
+            self._moves.append(flag.move)
+            self._flag = None
+            desc = self._game.describe_move(flag.move)
+            self._last_move = self._move_info(flag.move)
+            self._change(svc.OVERRIDE, actor, Message(f"Accepted by override: {desc.en}", f"经否决警告后接受：{desc.zh}"),
+                         {"move": self._game.move_to_json(flag.move), "rules": [v.rule for v in flag.violations]})
+            self._after_move()
+        return _ok("The flag was overridden; the move stands.", "警告已被否决，该行动有效。")
+
+    def declare(self, move: dict[str, Any], actor: str) -> CommandResult:
+        return self.play(move, actor=actor)
+
+    def signal_turn_done(self, actor: str) -> CommandResult:
+        return _refused("Nothing is waiting for 'turn done' (moves are read from the board).",
+                        "目前不需要“回合结束”（行动从版图读取）。")
+
+    def devices(self) -> dict[str, Any]:
+        with self._lock:
+            flag = self._flag is not None
+            return {
+                "emulated": True,
+                "camera": {"state": "ok", "source": "synthetic (drawn from the board layout)",
+                           "markers": {"found": [0, 1, 2, 3], "expected": [0, 1, 2, 3]}, "fps": 2.0},
+                "sensor_board": {"state": "connected", "port": "emulated",
+                                 "counters": {"frames": self._sensor_frames, "crc_errors": 0, "resends": 0, "reconnects": 0}},
+                "card_reader": {"state": "absent"},
+                "gpio": {"state": "ok", "pin_factory": "mock", "alert_led": flag, "buzzer": False,
+                         "buttons": {"turn_done": 17, "undo": 27, "confirm": 22}},
+            }
+
+    def camera_snapshot(self) -> bytes | None:
+        img = self._render()
+        if img is None:
+            return None
+        h, w = img.shape[:2]
+        # a camera sees the board in perspective, on a table
+        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        dst = np.float32([[w * 0.08, h * 0.06], [w * 0.93, h * 0.03], [w * 0.98, h * 0.97], [w * 0.03, h * 0.92]])
+        warped = cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (w, h), borderValue=(60, 86, 120))
+        ok, buf = cv2.imencode(".jpg", warped, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return buf.tobytes() if ok else None
+
+    def board_image(self) -> BoardImage | None:
+        geo = self._current_geometry()
+        img = self._render(geo, pieces=False)
+        if img is None or geo is None:
+            return None
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if not ok:
+            return None
+        w, h = geo["size"]
+        return BoardImage(buf.tobytes(), "image/jpeg", (float(w), float(h)), img.shape[1] / float(w),
+                          default_markers((float(w), float(h))))
+
+    def enrolment(self) -> dict[str, Any]:
+        with self._lock:
+            game = self._game.id if self._game else "china"
+            return {
+                "pending": dict(self._pending_tag) if self._pending_tag else None,
+                "registry": [{"uid": uid, "item": dict(item)} for uid, item in sorted(self._registry.items())],
+                "pieces": list(PIECE_KINDS.get(game, ())),
+                "cards": list(CARD_KINDS.get(game, ())),
+            }
+
+    def enrol(self, uid: str, item: dict[str, Any], actor: str) -> CommandResult:
+        with self._lock:
+            self._registry[uid] = dict(item)
+            if self._pending_tag and self._pending_tag.get("uid") == uid:
+                self._pending_tag = None
+            self._bus.publish(svc.DEVICES, {"enrolled": {"uid": uid, "item": dict(item)}}, self._clock())
+        return _ok(f"Tag {uid} enrolled.", f"标签 {uid} 已登记。")
+
+    # -- what the sensors and the table do (test and demo drivers) ------------------------------
+    def play(self, move: Mapping[str, Any] | Any, actor: str = "sensors") -> CommandResult:
+        """A move seen on the table: accepted if legal, else a flag is raised and stays."""
+        with self._lock:
+            if self._game is None:
+                return _refused("No game is running.", "没有正在进行的游戏。")
+            game = self._game
+            parsed = game.move_from_json(move) if isinstance(move, Mapping) else move
+            self._sensor_frames += 1
+            found = game.violations(self._state, parsed)
+            if found:
+                if self._flag is not None and self._flag.move == parsed:
+                    return _refused("Still illegal.", "仍然违规。")
+                self._raise(parsed, found)
+                return CommandResult(False, found[0].message, {"violations": [v.to_json() for v in found]})
+            if self._flag is not None:
+                self._clear(Message("The table is legal again.", "桌面已恢复合规。"), actor)
+            self._state = game.apply(self._state, parsed)
+            self._moves.append(parsed)
+            self._last_move = self._move_info(parsed)
+            desc = game.describe_move(parsed)
+            self._change(svc.MOVE_ACCEPTED, actor, desc, {"move": game.move_to_json(parsed)})
+            self._after_move()
+        return _ok("Move accepted.", "行动已接受。")
+
+    def take_back(self, actor: str = "sensors") -> CommandResult:
+        """The players removed the pieces of the illegal move: the flag clears by itself."""
+        with self._lock:
+            if self._flag is None:
+                return _refused("No flag is raised.", "当前没有警告。")
+            self._clear(Message("The pieces were taken back; the table is legal again.", "棋子已收回，桌面恢复合规。"), actor)
+        return _ok("Flag cleared.", "警告已解除。")
+
+    def present_tag(self, uid: str, source: str = "sensor-board", space: str | None = None) -> None:
+        """A tag nobody has enrolled was read (the enrolment page shows it)."""
+        with self._lock:
+            if uid in self._registry:
+                return
+            self._pending_tag = {"uid": uid, "source": source, "space": space, "seen_at": self._clock()}
+            self._bus.publish(svc.DEVICES, {"unknown_tag": dict(self._pending_tag)}, self._clock())
+
+    def registry(self) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            return dict(self._registry)
+
+    @property
+    def state(self) -> Any:
+        return self._state
+
+    @property
+    def game(self) -> Game | None:
+        return self._game
+
+    @property
+    def flag_raised(self) -> bool:
+        return self._flag is not None
+
+    # -- internals ----------------------------------------------------------------------------
+    def _move_info(self, move: Any) -> dict[str, Any]:
+        assert self._game is not None
+        mj = self._game.move_to_json(move)
+        spaces = [p["space"] for p in mj.get("pieces", [])]
+        return {"player": mj.get("player"), "move": mj, "spaces": spaces,
+                "description": self._game.describe_move(move).to_json(), "at": self._clock()}
+
+    def _raise(self, move: Any, found: tuple[Violation, ...]) -> None:
+        assert self._game is not None
+        mj = self._game.move_to_json(move)
+        added = [{"space": p["space"], "owner": "neutral" if p["kind"] == "fortress" else mj.get("player"), "kind": p["kind"], "count": 1}
+                 for p in mj.get("pieces", [])]
+        spaces = tuple(dict.fromkeys([s for v in found for s in v.spaces] + [a["space"] for a in added]))
+        now = self._clock()
+        self._flag = _Flag(0, now, move, found, spaces, added)
+        first = found[0]
+        ev = self._change(svc.FLAG_RAISED, "referee", first.message,
+                          {"violations": [v.to_json() for v in found], "spaces": list(spaces)}, publish_state=False)
+        self._flag.id = ev.id
+        self._publish_state()
+
+    def _clear(self, why: Message, actor: str) -> None:
+        self._flag = None
+        self._change(svc.FLAG_CLEARED, actor, why, {})
+
+    def _after_move(self) -> None:
+        assert self._game is not None
+        outcome = self._game.outcome(self._state)
+        if outcome is not None:
+            self._change(svc.GAME_OVER, "referee", outcome.reason, {"outcome": outcome.to_json()})
+
+    def _change(self, type_: str, actor: str, description: Message, data: dict[str, Any],
+                publish_state: bool = True) -> svc.TableEvent:
+        """Record a change in the history, publish it, then publish the new full state."""
+        self._version += 1
+        now = self._clock()
+        payload = dict(data, description=description.to_json(), actor=actor, version=self._version)
+        ev = self._bus.publish(type_, payload, now)
+        self._history.append({"id": ev.id, "type": type_, "at": now, "actor": actor,
+                              "description": description.to_json(), "data": dict(data), "undone": False})
+        if publish_state:
+            self._publish_state()
+        return ev
+
+    def _publish_state(self) -> None:
+        self._bus.publish(svc.STATE, self._snapshot(), self._clock())
+
+    def _snapshot(self) -> dict[str, Any]:
+        game = self._game
+        if game is None:
+            return {"version": self._version, "game": None, "flag": None}
+        state = self._state
+        gj = game.state_to_json(state)
+        outcome = game.outcome(state)
+        return {
+            "version": self._version,
+            "game": game.id,
+            "game_name": game.name.to_json(),
+            "setup": self._options.to_json() if self._options else {},
+            "players": list(gj.get("players", [])),
+            "board_id": gj.get("board"),
+            "provisional_board": bool(gj.get("provisional_board")),
+            "turn": game.turn(state).to_json(),
+            "scores": game.score(state).to_json(),
+            "outcome": outcome.to_json() if outcome else None,
+            "board": game.visible_board(state).to_json(),
+            "state": gj,
+            "last_move": dict(self._last_move) if self._last_move else None,
+            "flag": self._flag.to_json() if self._flag else None,
+            "moves": len(self._moves),
+        }
+
+    def _current_geometry(self) -> Mapping[str, Any] | None:
+        with self._lock:
+            board_id = self._state.board.id if self._state is not None and hasattr(self._state, "board") else None
+            doc = self._state.board.to_json() if board_id else None
+        if board_id is None:
+            return None
+        if self._geometry is not None:
+            found = self._geometry(board_id)
+            if found is not None:
+                return found
+        from web.boards import schematic_geometry
+        return schematic_geometry(doc)
+
+    def _render(self, geo: Mapping[str, Any] | None = None, pieces: bool = True, px_per_mm: float = 2.0) -> np.ndarray | None:
+        """Draw the board (and its pieces) top-down, as a rectified camera picture would look."""
+        geo = geo or self._current_geometry()
+        if geo is None:
+            return None
+        w, h = geo["size"]
+        img = np.full((int(h * px_per_mm), int(w * px_per_mm), 3), (184, 214, 226), np.uint8)
+
+        def bgr(hex_: str) -> tuple[int, int, int]:
+            v = hex_.lstrip("#")
+            return int(v[4:6], 16), int(v[2:4], 16), int(v[0:2], 16)
+
+        def pt(x: float, y: float) -> tuple[int, int]:
+            return int(round(x * px_per_mm)), int(round(y * px_per_mm))
+
+        for r in geo["regions"]:
+            poly = np.array([pt(x, y) for x, y in r["polygon"]], np.int32)
+            cv2.fillPoly(img, [poly], bgr(r["fill"]))
+            cv2.polylines(img, [poly], True, (90, 90, 90), 2)
+        centre = {s["id"]: (s["x"], s["y"]) for s in geo["spaces"]}
+        for a, b in geo["roads"]:
+            if a in centre and b in centre:
+                cv2.line(img, pt(*centre[a]), pt(*centre[b]), (70, 110, 150), 4)
+        for s in geo["spaces"]:
+            cv2.circle(img, pt(s["x"], s["y"]), int(s["r"] * px_per_mm), (235, 240, 245), -1)
+            cv2.circle(img, pt(s["x"], s["y"]), int(s["r"] * px_per_mm), (60, 60, 60), 2)
+        if pieces and self._state is not None and self._game is not None:
+            board = self._game.visible_board(self._state)
+            for space, piece, n in board.items():
+                if space not in centre:
+                    continue
+                x, y = centre[space]
+                colour = bgr(PLAYER_HEX.get(str(piece.owner), "#888888"))
+                if piece.kind == "emissary":
+                    for k in range(n):
+                        cv2.circle(img, pt(x - 12 + 8 * k, y), int(6 * px_per_mm), colour, -1)
+                else:
+                    half = 8 if piece.kind == "house" else 11
+                    cv2.rectangle(img, pt(x - half, y - half), pt(x + half, y + half), colour, -1 if piece.kind == "house" else 3)
+        for i, (x, y) in enumerate([(22, 22), (w - 22, 22), (w - 22, h - 22), (22, h - 22)]):
+            cv2.rectangle(img, pt(x - 17, y - 17), pt(x + 17, y + 17), (0, 0, 0), -1)
+            cv2.rectangle(img, pt(x - 8, y - 8), pt(x + 8 - 8 * (i % 2), y + 8), (255, 255, 255), -1)
+        return img
+
+
+def random_legal_move(service: FakeTableService, rng: random.Random) -> dict[str, Any] | None:
+    """A random legal placement (or an exchange) for the active China player, as record JSON."""
+    from scorer.games.china.engine import placement_options
+    from scorer.games.china.moves import Exchange, Place
+
+    state, game = service.state, service.game
+    if game is None or state is None or game.outcome(state) is not None:
+        return None
+    options = list(placement_options(state))
+    player = state.players[state.active]
+    if not options:
+        return game.move_to_json(Exchange(player))
+    placements, _colour = rng.choice(options)
+    return game.move_to_json(Place(player, placements))
+
+
+def illegal_move(service: FakeTableService, rng: random.Random) -> dict[str, Any] | None:
+    """A plausible mistake at the table: a player who is not active places a house."""
+    state = service.state
+    if state is None or state.finished is not None:
+        return None
+    others = [p for i, p in enumerate(state.players) if i != state.active]
+    free = [s for s, o in zip(state.board.sites, state.site_owner) if o < 0]
+    if not others or not free:
+        return None
+    return {"type": "place", "player": rng.choice(others), "pieces": [{"kind": "house", "space": rng.choice(free)}]}
+
+
+class DemoDriver:
+    """Plays a game on a fake table: a legal move every ``interval`` seconds, and now and then a
+    mistake that raises a flag and is taken back a little later. A thread with a stop event."""
+
+    def __init__(self, service: FakeTableService, *, interval: float = 2.5, seed: int = 7, mistakes_every: int = 6,
+                 restart: Mapping[str, Any] | None = None):
+        self.service = service
+        self.interval = interval
+        self.rng = random.Random(seed)
+        self.mistakes_every = mistakes_every
+        self.restart = dict(restart) if restart else None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="web-demo-driver", daemon=True)
+        self._n = 0
+
+    def start(self) -> "DemoDriver":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=5)
+
+    def step(self) -> None:
+        svc_ = self.service
+        if svc_.flag_raised:
+            svc_.take_back()
+            return
+        self._n += 1
+        if self.mistakes_every and self._n % self.mistakes_every == 0:
+            bad = illegal_move(svc_, self.rng)
+            if bad is not None:
+                svc_.play(bad)
+                return
+        move = random_legal_move(svc_, self.rng)
+        if move is None:
+            if self.restart is not None:
+                svc_.new_game(dict(self.restart), actor="demo")
+            return
+        svc_.play(move)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.step()

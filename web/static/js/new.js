@@ -1,0 +1,98 @@
+// New game: game, players in seating order with their colours, board side, variants.
+"use strict";
+(function () {
+  const { el, t, pick, $, clear } = TR;
+  let games = [];
+  let boards = [];
+  let running = false;
+
+  function game() { return games.find((g) => g.id === $("#game").value); }
+
+  function seats() {
+    const g = game();
+    const box = clear($("#seats"));
+    for (let i = 0; i < g.max_players; i++) {
+      const sel = el("select", { class: "seat", "aria-label": t("new.seat", { n: i + 1 }), dataset: { seat: i + 1 } },
+        el("option", { value: "", text: t("new.empty_seat") }),
+        g.colours.map((c) => el("option", { value: c, text: TR.colour(c) })));
+      if (i < g.min_players) sel.value = g.colours[i];
+      sel.addEventListener("change", () => { paintSeat(sel); boardsFor(); });
+      box.append(el("label", { class: "seat-row" }, el("span", { class: "seat-no", text: t("new.seat", { n: i + 1 }) }), sel));
+      paintSeat(sel);
+    }
+  }
+  function paintSeat(sel) { sel.dataset.colour = sel.value; }
+  function players() { return [...document.querySelectorAll(".seat")].map((s) => s.value).filter(Boolean); }
+
+  function boardsFor() {
+    const n = players().length;
+    const sel = $("#board");
+    const prev = sel.value;
+    clear(sel);
+    const fit = boards.filter((b) => b.players.includes(n));
+    for (const b of fit) {
+      const name = pick(b.name) || b.id;
+      const tags = [b.source === "captured" ? t("new.captured") : null, b.provisional && b.source === "captured" ? t("new.provisional") : null].filter(Boolean);
+      sel.append(el("option", { value: b.id, text: name + (tags.length ? " (" + tags.join(", ") + ")" : "") }));
+    }
+    if (!fit.length) sel.append(el("option", { value: "", text: t("new.no_board", { n }) }));
+    if (fit.some((b) => b.id === prev)) sel.value = prev;
+    else {
+      const def = n >= 5 ? "china-b" : "china-a";
+      if (fit.some((b) => b.id === def)) sel.value = def;
+    }
+  }
+
+  function variants() {
+    const g = game();
+    const box = clear($("#variants"));
+    $("#variants-field").hidden = !g.variants.length;
+    for (const v of g.variants) {
+      box.append(el("label", { class: "check" }, el("input", { type: "checkbox", value: v, class: "variant" }),
+        el("span", {}, el("strong", { text: TR.has("variant." + v) ? t("variant." + v) : v }),
+          TR.has("variant." + v + ".help") ? el("small", { class: "muted", text: t("variant." + v + ".help") }) : null)));
+    }
+    const cards = clear($("#cards"));
+    $("#cards-field").hidden = !g.cards.length;
+    for (const c of g.cards) cards.append(el("option", { value: c, text: TR.has("cards." + c) ? t("cards." + c) : c }));
+    if (g.cards.includes("untracked")) cards.value = "untracked";
+    $("#seed-field").hidden = cards.value !== "tracked";
+  }
+
+  $("#cards").addEventListener("change", () => { $("#seed-field").hidden = $("#cards").value !== "tracked"; });
+  $("#game").addEventListener("change", () => { seats(); variants(); boardsFor(); $("#board-field").hidden = !game().boards; });
+
+  $("#new-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = $("#new-error");
+    err.textContent = "";
+    const g = game();
+    const body = { game: g.id, players: players() };
+    if (g.boards && $("#board").value) body.board = $("#board").value;
+    const vs = [...document.querySelectorAll(".variant:checked")].map((x) => x.value);
+    if (vs.length) body.variants = vs;
+    if (!$("#cards-field").hidden) body.cards = $("#cards").value;
+    if (!$("#seed-field").hidden && $("#seed").value !== "") body.seed = parseInt($("#seed").value, 10);
+    if (running && !confirm(t("new.confirm_replace"))) return;
+    const res = await TR.api("POST", "/api/game/new", body);
+    if (res.ok) {
+      TR.toast(pick(res.data.message), "ok");
+      setTimeout(() => { location.href = "/"; }, 600);
+    } else {
+      err.textContent = TR.errorText(res);
+    }
+  });
+
+  Promise.all([TR.get("/api/games"), TR.get("/api/boards"), TR.get("/api/state")]).then(([gs, bs, s]) => {
+    games = gs.games;
+    boards = bs.boards;
+    running = !!s.game && !s.outcome;
+    const sel = $("#game");
+    for (const g of games) sel.append(el("option", { value: g.id, text: pick(g.name) }));
+    if (s.game && games.some((g) => g.id === s.game)) sel.value = s.game;
+    seats();
+    variants();
+    boardsFor();
+    $("#board-field").hidden = !game().boards;
+  });
+})();

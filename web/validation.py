@@ -1,0 +1,71 @@
+"""Checking request bodies: JSON Schemas with answers that name the field, in both languages."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import jsonschema
+
+from scorer.core.schema import field_path
+from scorer.core.types import Message
+from web.errors import BadInput
+
+COLOURS = ["blue", "green", "violet", "red", "yellow"]
+
+LOGIN = {"type": "object", "required": ["pin"], "additionalProperties": False,
+         "properties": {"pin": {"type": "string", "maxLength": 64}}}
+PIN_SETUP = {"type": "object", "required": ["pin", "confirm"], "additionalProperties": False,
+             "properties": {"pin": {"type": "string", "maxLength": 64}, "confirm": {"type": "string", "maxLength": 64}}}
+PIN_CHANGE = {"type": "object", "required": ["old", "new", "confirm"], "additionalProperties": False,
+              "properties": {k: {"type": "string", "maxLength": 64} for k in ("old", "new", "confirm")}}
+NEW_GAME = {
+    "type": "object",
+    "required": ["game", "players"],
+    "additionalProperties": False,
+    "properties": {
+        "game": {"type": "string", "pattern": "^[a-z_]{1,32}$"},
+        "board": {"type": "string", "maxLength": 48},
+        "players": {"type": "array", "minItems": 1, "maxItems": 8, "items": {"type": "string", "maxLength": 16}},
+        "variants": {"type": "array", "maxItems": 16, "items": {"type": "string", "maxLength": 48}},
+        "cards": {"enum": ["tracked", "untracked"]},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
+    },
+}
+DECLARE = {"type": "object", "required": ["move"], "additionalProperties": False,
+           "properties": {"move": {"type": "object"}}}
+EMPTY = {"type": "object", "additionalProperties": False, "properties": {}}
+CAPTURE = {"type": "object", "required": ["board"], "additionalProperties": False,
+           "properties": {"board": {"type": "object"}, "layout": {"type": ["object", "null"]}, "overwrite": {"type": "boolean"}}}
+ENROL = {
+    "type": "object",
+    "required": ["uid", "item"],
+    "additionalProperties": False,
+    "properties": {
+        "uid": {"type": "string", "pattern": "^[0-9A-Fa-f:]{4,40}$"},
+        "item": {  # as hardware.tag_registry stores it: a piece, or a card
+            "oneOf": [
+                {"type": "object", "required": ["owner", "kind"], "additionalProperties": False,
+                 "properties": {"owner": {"enum": COLOURS + ["neutral"]},
+                                "kind": {"type": "string", "pattern": "^[a-z_]{1,24}$"}}},
+                {"type": "object", "required": ["card"], "additionalProperties": False,
+                 "properties": {"card": {"type": "string", "pattern": "^[a-z_]{1,24}$"}}},
+            ]
+        },
+    },
+}
+SETTINGS = {"type": "object", "additionalProperties": False, "minProperties": 1,
+            "properties": {"table_name": {"type": "string", "maxLength": 40},
+                           "default_language": {"enum": ["auto", "en", "zh-Hans"]}}}
+
+
+def check(body: Any, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The body if it fits the schema; else ``BadInput`` naming the first bad field."""
+    if not isinstance(body, dict):
+        raise BadInput(Message("Send a JSON object.", "请发送一个 JSON 对象。"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(body), key=lambda e: (-len(e.absolute_path), str(e.absolute_path)))
+    if errors:
+        best = jsonschema.exceptions.best_match(errors)
+        where = field_path(best.absolute_path)
+        raise BadInput(Message(f"{where}: {best.message}", f"{where}：输入不合格（{best.message}）"),
+                       field=".".join(str(p) for p in best.absolute_path) or None)
+    return body
