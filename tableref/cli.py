@@ -20,6 +20,8 @@ COMMAND_MODULES = [
     "tableref.commands.boards",
     "tableref.commands.emulate",
     "tableref.commands.run",
+    "tableref.commands.export",
+    "tableref.commands.config",
     "tableref.commands.vision",
 ]
 

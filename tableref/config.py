@@ -10,10 +10,7 @@ See ``examples/table.toml`` for a complete, commented example and docs/runtime.m
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
-import secrets
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -23,11 +20,11 @@ import jsonschema
 from scorer.core.types import TableRefError
 from scorer.referee.reconciler import ReconcilerSettings
 
-PIN_SCHEME = "pbkdf2_sha256"
-PIN_ITERATIONS = 100_000
+PIN_METHOD = "scrypt"
 
 _NUM = {"type": "number", "minimum": 0}
-_PIN = {"type": ["integer", "null"], "minimum": 0, "maximum": 27}
+_PIN = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 27}, {"const": False}],
+        "description": "a BCM pin number, or false when the part is not fitted"}
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -65,6 +62,7 @@ SCHEMA: dict[str, Any] = {
                 "quiet_timeout_seconds": _NUM,
                 "max_busy_seconds": _NUM,
                 "signal_ttl_seconds": _NUM,
+                "signal_grace_seconds": _NUM,
                 "close_on_complete": {"type": "boolean"},
                 "camera_min_confidence": {"type": "number", "minimum": 0, "maximum": 1},
                 "priority": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
@@ -223,37 +221,31 @@ class TableConfig:
 
 
 # -- admin PIN ------------------------------------------------------------------------------------
+# The same format the dashboard's PIN store uses (werkzeug.security): "scrypt:N:r:p$SALT$HASH" or
+# "pbkdf2:sha256:ITERATIONS$SALT$HASH". Make one with `tableref config hash-pin`.
 
-def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = PIN_ITERATIONS) -> str:
-    """``pbkdf2_sha256$ITERATIONS$SALT_HEX$HASH_HEX`` -- what goes into ``[admin] pin_hash``."""
+def hash_pin(pin: str, *, method: str = PIN_METHOD) -> str:
+    from werkzeug.security import generate_password_hash
+
     if not pin or not pin.strip():
         raise ConfigError("the admin PIN must not be empty")
-    salt = salt if salt is not None else secrets.token_bytes(16)
-    digest = hashlib.pbkdf2_hmac("sha256", pin.encode("utf-8"), salt, iterations)
-    return f"{PIN_SCHEME}${iterations}${salt.hex()}${digest.hex()}"
+    return generate_password_hash(pin, method=method)
 
 
-def _parse_pin_hash(text: str) -> tuple[int, bytes, bytes]:
+def _check_pin_hash(text: str) -> None:
     parts = text.split("$")
-    if len(parts) != 4 or parts[0] != PIN_SCHEME:
-        raise ValueError(f"expected '{PIN_SCHEME}$ITERATIONS$SALT$HASH' (make one with `tableref config hash-pin`)")
-    try:
-        iterations = int(parts[1])
-        salt, digest = bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
-    except ValueError:
-        raise ValueError("iterations must be a number and salt/hash hexadecimal") from None
-    if iterations < 1000 or len(salt) < 8 or len(digest) != 32:
-        raise ValueError("too few iterations, too short a salt, or a hash that is not SHA-256")
-    return iterations, salt, digest
+    if len(parts) != 3 or not parts[0].startswith(("scrypt:", "pbkdf2:")) or not parts[1] or not parts[2]:
+        raise ValueError("expected 'scrypt:N:r:p$SALT$HASH' or 'pbkdf2:sha256:N$SALT$HASH' (make one with `tableref config hash-pin`)")
 
 
 def verify_pin(pin: str, pin_hash: str) -> bool:
+    from werkzeug.security import check_password_hash
+
     try:
-        iterations, salt, digest = _parse_pin_hash(pin_hash)
+        _check_pin_hash(pin_hash)
+        return check_password_hash(pin_hash, str(pin))
     except ValueError:
         return False
-    got = hashlib.pbkdf2_hmac("sha256", str(pin).encode("utf-8"), salt, iterations)
-    return hmac.compare_digest(got, digest)
 
 
 # -- loading ------------------------------------------------------------------------------------------
@@ -309,6 +301,7 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
             quiet_timeout=float(ref.get("quiet_timeout_seconds", 10.0)),
             max_busy=float(ref.get("max_busy_seconds", 5.0)),
             signal_ttl=float(ref.get("signal_ttl_seconds", 5.0)),
+            signal_grace=float(ref.get("signal_grace_seconds", 1.0)),
             close_on_complete=bool(ref.get("close_on_complete", True)),
         )
     except ValueError as exc:
@@ -341,8 +334,10 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
             raise ConfigError(f"{path}: [devices] {name}: file {file} does not exist")
 
     g = doc.get("gpio", {})
+    defaults = GpioConfig()
     gpio = GpioConfig(enabled=g.get("enabled", True), pin_factory=g.get("pin_factory"),
-                      **{k: g.get(k, getattr(GpioConfig, k)) for k in ("turn_done", "undo", "confirm", "alert_led", "buzzer", "status_led")})
+                      **{k: (None if g.get(k) is False else g.get(k, getattr(defaults, k)))
+                         for k in ("turn_done", "undo", "confirm", "alert_led", "buzzer", "status_led")})
     if gpio.enabled:
         seen: dict[int, str] = {}
         for k in ("turn_done", "undo", "confirm", "alert_led", "buzzer", "status_led"):
@@ -359,7 +354,7 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
     pin_hash = doc.get("admin", {}).get("pin_hash")
     if pin_hash is not None:
         try:
-            _parse_pin_hash(pin_hash)
+            _check_pin_hash(pin_hash)
         except ValueError as exc:
             raise ConfigError(f"{path}: [admin] pin_hash: {exc}") from None
 

@@ -356,6 +356,7 @@ class Session:
             en = "; ".join(x["en"] for x in desc)
             zh = "；".join(x["zh"] for x in desc)
             detail = {k: v for k, v in d.items() if k not in ("description", "totals", "scoreboard")}
-            w.writerow([row.seq, row.wall, row.type, row.actor or "", d.get("reason", ""), d.get("player") or "", en, zh,
+            reason = d.get("reason") if isinstance(d.get("reason"), str) else ""
+            w.writerow([row.seq, row.wall, row.type, row.actor or "", reason, d.get("player") or "", en, zh,
                         json.dumps(detail, ensure_ascii=False, sort_keys=True)] + [totals.get(p, 0) for p in players])
         return out.getvalue()

@@ -55,7 +55,6 @@ log = logging.getLogger(__name__)
 SCORE_CHANGED = "score"
 TABLE_MATCHED_EVENT = "table_matched"
 SIGNAL = "signal"
-ALERT = "alert"
 
 # stored event type -> bus event type
 _BUS_TYPE = {
@@ -101,10 +100,17 @@ class Table:
         self.wall = wall
         self.settings = settings
         self.devices = devices or (lambda: {})
+        self._bus_ids: dict[tuple[Any, Any], int] = {}
+        self._flag_ids: dict[float, int] = {}
+        self._disagreements: dict[tuple[str, str], Any] = {}
+        self.last_snapshot: dict[str, Any] = {}
         self.stabiliser = Stabiliser(settle=settings.settle, priority=settings.priority, min_confidence=settings.min_confidence)
         self.session = Session.resume_or_start(store, game_id, setup, clock=clock, wall=wall, publish=self._publish_stored)
         self.reconciler = Reconciler(self.session.game, settings.reconciler)
         self.reconciler.suppressed = self.session.undo_wait
+        if self.session.open_flag is not None:
+            # a flag left open by a crash: closed in the log; raised again if the table is still illegal
+            self.session.record(FLAG_CLEARED, {"reason": "restart", "flag": self.session.open_flag})
         self.view: StableView = self.stabiliser.view(clock())
         self.undo_armed_at: float | None = None
         self.alert_silenced = False
@@ -114,9 +120,14 @@ class Table:
 
     # -- publishing ---------------------------------------------------------------------------
     def _publish_stored(self, type_: str, data: dict[str, Any]) -> None:
+        """Turn a stored event into the bus event adapters read (docs/runtime-api.md)."""
         bus_type = _BUS_TYPE.get(type_)
-        if bus_type is not None:
-            self.bus.publish(bus_type, data, self.clock())
+        if bus_type is None:
+            return
+        payload = bus_payload(type_, data)
+        payload["version"] = data.get("seq")
+        event = self.bus.publish(bus_type, payload, self.clock())
+        self._bus_ids[(data.get("game_no"), data.get("seq"))] = event.id
 
     def _game_part(self) -> dict[str, Any]:
         s = self.session
@@ -124,28 +135,44 @@ class Table:
         if self._game_cache is None or self._game_cache[:2] != key:
             game, state = s.game, s.state
             outcome = game.outcome(state)
+            gj = game.state_to_json(state)
             last = s.entries[-1] if s.entries else None
+            last_move = None
+            if last is not None:
+                mj = [game.move_to_json(m) for m in last.moves]
+                last_move = {
+                    "player": next((m.get("player") for m in mj if m.get("player")), None),
+                    "move": mj[0] if mj else None,
+                    "moves": mj,
+                    "spaces": [p["space"] for m in mj for p in m.get("pieces", [])],
+                    "description": join_messages([game.describe_move(m) for m in last.moves],
+                                                 Message("Table accepted by override", "强制接受桌面")).to_json(),
+                    "at": last.wall,
+                    "seq": last.seq,
+                    "kind": last.kind,
+                    "reason": last.reason,
+                    "actor": last.actor,
+                }
+            names = dict(self.settings.player_names)
             part = {
-                "game": {
-                    "id": game.id,
-                    "name": game.name.to_json(),
-                    "game_no": s.game_no,
-                    "setup": s.setup.to_json(),
-                    "players": [{"colour": p, "name": dict(self.settings.player_names).get(p, p)} for p in s.setup.players],
-                },
                 "version": s.version,
+                "game": game.id,
+                "game_name": game.name.to_json(),
+                "game_no": s.game_no,
+                "setup": s.setup.to_json(),
+                "players": list(gj.get("players", s.setup.players)),
+                "player_names": {p: names.get(p, p) for p in s.setup.players},
+                "board_id": gj.get("board", s.setup.board),
+                "provisional_board": bool(gj.get("provisional_board")),
                 "turn": game.turn(state).to_json(),
-                "scoreboard": game.score(state).to_json(),
+                "scores": game.score(state).to_json(),
                 "outcome": outcome.to_json() if outcome else None,
-                "expected": s.expected_table().to_json(),
+                "board": s.expected_table().to_json(),
+                "engine_board": game.visible_board(state).to_json(),
                 "offset": s.offset.to_json(),
+                "state": gj,
+                "last_move": last_move,
                 "moves": len(s.moves()),
-                "last_move": None if last is None else {
-                    "seq": last.seq, "kind": last.kind, "reason": last.reason, "actor": last.actor, "wall": last.wall,
-                    "moves": [game.move_to_json(m) for m in last.moves],
-                    "description": [game.describe_move(m).to_json() for m in last.moves],
-                },
-                "state": game.state_to_json(state),
             }
             self._game_cache = (key[0], key[1], part)
         return self._game_cache[2]
@@ -160,7 +187,7 @@ class Table:
             pending = {
                 "player": reading.player,
                 "moves": [game.move_to_json(m) for m in reading.moves],
-                "description": [game.describe_move(m).to_json() for m in reading.moves],
+                "description": join_messages([game.describe_move(m) for m in reading.moves]).to_json(),
                 "complete": reading.complete,
                 "since": reading.since,
                 "takeback": reading.takeback,
@@ -174,11 +201,16 @@ class Table:
                 "message": Message("Take back the undone move: " + "; ".join(d.en for d in descs),
                                    "请收回已撤销的行动：" + "；".join(d.zh for d in descs)).to_json(),
             }
+        flag = None
+        if r.flag is not None:
+            flag = r.flag.to_json()
+            flag["id"] = self._flag_ids.get(r.flag.raised_at)
+            flag["diff"] = r.flag.residual.to_json()
         out = dict(self._game_part())
         out.update({
             "table": {"name": self.settings.name},
             "event_id": self.bus.last_id,
-            "flag": r.flag.to_json() if r.flag else None,
+            "flag": flag,
             "pending": pending,
             "undo_wait": undo_wait,
             "undo_armed": self.undo_armed_at is not None and now - self.undo_armed_at <= UNDO_ARM_SECONDS,
@@ -191,14 +223,41 @@ class Table:
 
     def publish_state(self, force: bool = False) -> None:
         snap = self.snapshot()
-        key = {k: v for k, v in snap.items() if k not in ("event_id",)}
+        key = {k: v for k, v in snap.items() if k not in ("event_id", "devices")}
         key["sensors"] = {k: v for k, v in snap["sensors"].items() if k not in ("at",)}
         key["sensors"]["sources"] = [{k: v for k, v in s.items() if k != "last_seen"} for s in snap["sensors"]["sources"]]
         if not force and key == self._last_published:
             return
         self._last_published = key
         snap["event_id"] = self.bus.last_id + 1
+        self.last_snapshot = snap
         self.bus.publish(ev.STATE, snap, self.clock())
+
+    def history(self) -> list[dict[str, Any]]:
+        """This game's stored events as the dashboard's history rows, oldest first."""
+        s = self.session
+        undone: set[int] = set()
+        rows = s.store.events(s.game_no)
+        for row in rows:
+            if row.type == UNDO:
+                undone.add(int(row.data.get("undone_seq", -1)))
+        out = []
+        for row in rows:
+            bus_type = _BUS_TYPE.get(row.type)
+            if bus_type is None:
+                continue
+            payload = bus_payload(row.type, row.data)
+            out.append({
+                "id": self._bus_ids.get((row.game, row.seq), f"g{row.game}-{row.seq}"),
+                "type": bus_type,
+                "at": row.wall,
+                "seq": row.seq,
+                "actor": row.actor,
+                "description": payload.get("description"),
+                "data": payload,
+                "undone": row.seq in undone,
+            })
+        return out
 
     # -- inputs ---------------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
@@ -225,8 +284,17 @@ class Table:
             done.extend(decisions)
             if not accepted:
                 break
+        self._report_disagreements()
         self.publish_state()
         return done
+
+    def _report_disagreements(self) -> None:
+        """A new disagreement between sources is announced once (and stays in the snapshot)."""
+        current = {(d.space, d.other_source): d for d in self.view.disagreements}
+        new = [d for k, d in current.items() if self._disagreements.get(k) != d]
+        self._disagreements = current
+        for d in new:
+            self.bus.publish(ev.DEVICES, {"disagreement": d.to_json(), "description": d.message.to_json()}, self.clock())
 
     def _handle(self, d: Decision) -> bool:
         handler = _HANDLERS[type(d)]
@@ -245,15 +313,15 @@ class Table:
 
     def _on_raise(self, d: RaiseFlag) -> bool:
         self.alert_silenced = False
-        self.session.record(FLAG_RAISED, {"flag": d.flag.to_json(), "update": d.update,
-                                          "description": [d.flag.message.to_json()]})
+        stored = self.session.record(FLAG_RAISED, {"flag": d.flag.to_json(), "update": d.update})
+        bus_id = self._bus_ids.get((self.session.game_no, stored[-1].seq))
+        if bus_id is not None and d.flag.raised_at not in self._flag_ids:
+            self._flag_ids = {d.flag.raised_at: bus_id}
         return False
 
     def _on_clear(self, d: ClearFlag) -> bool:
         self.alert_silenced = False
-        self.session.record(FLAG_CLEARED, {"reason": d.reason, "flag": d.flag.to_json(),
-                                           "description": [Message("Flag cleared: " + d.flag.message.en,
-                                                                   "警告解除：" + d.flag.message.zh).to_json()]})
+        self.session.record(FLAG_CLEARED, {"reason": d.reason, "flag": d.flag.to_json()})
         return False
 
     def _on_reading(self, d: ReadingChanged) -> bool:
@@ -265,7 +333,8 @@ class Table:
         return False
 
     def _on_refused(self, d: SignalRefused) -> bool:
-        self.bus.publish(SIGNAL, {"ok": False, "reason": d.reason.value, "message": d.message.to_json()}, self.clock())
+        self.bus.publish(SIGNAL, {"ok": False, "reason": d.reason.value, "message": d.message.to_json(),
+                                  "description": d.message.to_json(), "actor": "referee"}, self.clock())
         return False
 
     # -- commands (each answers with a CommandResult) ------------------------------------------
@@ -314,7 +383,8 @@ class Table:
         """The undo button: arm; the confirm button within 10 s carries it out."""
         why = self.session.undo_refusal(False, self.reconciler.reading is not None and not self.reconciler.reading.takeback)
         if why is not None:
-            self.bus.publish(SIGNAL, {"ok": False, "reason": "undo", "message": why.to_json()}, self.clock())
+            self.bus.publish(SIGNAL, {"ok": False, "reason": "undo", "message": why.to_json(), "description": why.to_json(),
+                                      "actor": actor}, self.clock())
             return refused(why)
         self.undo_armed_at = self.clock()
         self.publish_state()
@@ -328,7 +398,6 @@ class Table:
         self.undo_armed_at = None
         if self.reconciler.flag is not None:
             self.alert_silenced = True
-            self.bus.publish(ALERT, {"silenced": True}, self.clock())
             self.publish_state()
             return ok("Buzzer silenced; the flag stays until the table is put right.", "蜂鸣器已静音；桌面改正前警告仍然保留。")
         return refused(Message("Nothing to confirm.", "没有需要确认的事项。"))
@@ -424,6 +493,69 @@ _HANDLERS: dict[type, Callable[[Table, Any], bool]] = {
     TableMatched: Table._on_matched,
     SignalRefused: Table._on_refused,
 }
+
+
+def join_messages(parts: list[Message], empty: Message | None = None) -> Message:
+    if not parts:
+        return empty or Message("(nothing)", "（无）")
+    return Message("; ".join(m.en for m in parts), "；".join(m.zh for m in parts))
+
+
+def _msg(data: Any) -> Message | None:
+    if isinstance(data, dict) and data.get("en") and data.get("zh"):
+        return Message(data["en"], data["zh"])
+    return None
+
+
+def bus_payload(type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The adapter-facing payload of a stored event: its data plus one ``description`` and the
+    fields the dashboard reads (``move``, ``violations``, ``spaces``, ``rules`` ...)."""
+    out = dict(data)
+    descs = [m for m in (_msg(x) for x in data.get("description") or []) if m is not None] if isinstance(data.get("description"), list) else []
+    if type_ == MOVE:
+        out["move"] = (data.get("moves") or [None])[0]
+        out["description"] = join_messages(descs).to_json()
+    elif type_ == UNDO:
+        out["move"] = (data.get("undone") or [None])[0]
+        d = join_messages(descs, Message("override", "强制接受"))
+        out["description"] = Message("Undone: " + d.en, "已撤销：" + d.zh).to_json()
+    elif type_ == OVERRIDE:
+        out["move"] = (data.get("forced") or [None])[0]
+        flag = data.get("flag") or {}
+        out["rules"] = [v["rule"] for v in flag.get("violations", [])]
+        d = join_messages(descs, Message("the table as it stands", "桌面现状"))
+        out["description"] = Message("Accepted by override: " + d.en, "管理员强制接受：" + d.zh).to_json()
+    elif type_ == FLAG_RAISED:
+        flag = data.get("flag") or {}
+        out["violations"] = flag.get("violations", [])
+        out["spaces"] = flag.get("spaces", [])
+        msg = _msg(flag.get("message")) or Message("Illegal table", "桌面违规")
+        fix = _msg(flag.get("fix"))
+        out["description"] = (Message(f"{msg.en} Fix: {fix.en}", f"{msg.zh} 改正：{fix.zh}") if fix else msg).to_json()
+    elif type_ == FLAG_CLEARED:
+        flag = data.get("flag") or {}
+        msg = _msg(flag.get("message")) or Message("flag", "警告")
+        why = {"corrected": Message("the table was put right", "桌面已改正"), "override": Message("override", "管理员强制接受"),
+               "undo": Message("undo", "撤销"), "reset": Message("new game", "新游戏"),
+               "restart": Message("referee restarted", "裁判程序重新启动")}.get(
+            str(data.get("reason")), Message(str(data.get("reason")), str(data.get("reason"))))
+        out["description"] = Message(f"Flag cleared ({why.en}): {msg.en}", f"警告解除（{why.zh}）：{msg.zh}").to_json()
+    elif type_ == SCORE:
+        board = data.get("scoreboard") or {}
+        totals = ", ".join(f"{p['player']} {p['total']}" for p in board.get("players", []))
+        effects = [m for m in (_msg(e.get("message")) for e in data.get("effects", [])) if m is not None]
+        lead = join_messages(effects, Message("Scores changed.", "分数变化。"))
+        out["description"] = Message(f"{lead.en} Scores: {totals}", f"{lead.zh} 分数：{totals}").to_json()
+    elif type_ == GAME_OVER:
+        outcome = data.get("outcome") or {}
+        reason = _msg(outcome.get("reason")) or Message("Game over.", "游戏结束。")
+        winners = ", ".join(outcome.get("winners", []))
+        out["description"] = Message(f"Game over. Winner: {winners}. {reason.en}", f"游戏结束。获胜者：{winners}。{reason.zh}").to_json()
+    elif type_ == TABLE_MATCHED:
+        out["description"] = Message("The table matches the game again.", "桌面已与游戏一致。").to_json()
+    elif type_ == "game_started":
+        out["description"] = Message(f"New game: {data.get('game')}", f"新游戏：{data.get('game')}").to_json()
+    return out
 
 
 def expected_board(table: Table) -> Board:

@@ -12,6 +12,8 @@ engine expects, asks the game to explain the difference (``Game.explain``) and d
 * no legal reading -> a ``Flag`` naming the rule(s) broken, the spaces and the fix, raised as soon
   as the involved spaces are stable, cleared as soon as the table is legal again.
 
+Once the game is over the table is no longer read: clearing it raises no flag.
+
 After an undo the undone move's pieces are still on the table; the reconciler then *waits for the
 table to match*: reading the undone move (or a part of it) again is shown as "take these back",
 never re-accepted, until the table matches the engine or the player does something else.
@@ -60,10 +62,13 @@ class ReconcilerSettings:
     quiet_timeout: float = 10.0
     max_busy: float = 5.0  # a space unsettled longer than this no longer holds decisions back
     signal_ttl: float = 5.0  # an explicit signal waits this long for the table to settle
+    signal_grace: float = 1.0  # turn done on an unchanged table waits this long for pieces still being sensed
     close_on_complete: bool = True
+    max_chain: int = 6  # how many turns ahead a burst of moves is followed
+    chain_branching: int = 3  # readings tried per turn when following a burst
 
     def __post_init__(self) -> None:
-        for name in ("complete_grace", "quiet_timeout", "max_busy", "signal_ttl"):
+        for name in ("complete_grace", "quiet_timeout", "max_busy", "signal_ttl", "signal_grace"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative")
 
@@ -317,9 +322,11 @@ class Reconciler:
         sensed = remove_offset(view.merged_with(apply_offset(expected, offset)), offset)
         player = _player_of(game, state)
 
-        if game.outcome(state) is not None and sensed == expected:
+        if game.outcome(state) is not None:
+            # the game is over: the players may clear the table; nothing is read or flagged any more
             self._set_reading(None, out)
             self._clear_flag("corrected", out)
+            self.suppressed = None
             self._refuse_signal(out, Message("The game is over.", "游戏已经结束。"))
             return out
 
@@ -329,7 +336,8 @@ class Reconciler:
             if self.suppressed is not None:
                 self.suppressed = None
                 out.append(TableMatched())
-            if signal is not None and not busy:
+            if signal is not None and not busy and now - signal.at >= self.settings.signal_grace - 1e-6:
+                # nothing appeared within the grace: the turn really had nothing visible
                 self._signal = None
                 move = invisible_move(game, state)
                 if move is None:
@@ -340,7 +348,7 @@ class Reconciler:
                     out.append(AcceptMove((move,), signal.reason, player))
             return out
 
-        explanations = game.explain(state, sensed)
+        explanations = _by_appearance(game.explain(state, sensed), view)
         legal = [e for e in explanations if e.legal and e.moves]
         if legal:
             return self._legal(state, legal[0], player, view, now, busy, out)
@@ -404,9 +412,9 @@ class Reconciler:
             reason = signal.reason
             if reason == CloseReason.CARD and unpaid:
                 self._signal = reason = None  # more cards may follow: not paid yet
-        elif self.settings.close_on_complete and best.complete and now - self.reading.since >= self.settings.complete_grace:
+        elif self.settings.close_on_complete and best.complete and now - self.reading.since >= self.settings.complete_grace - 1e-6:
             reason = CloseReason.COMPLETE
-        elif now - quiet_since >= self.settings.quiet_timeout:
+        elif now - quiet_since >= self.settings.quiet_timeout - 1e-6:
             reason = CloseReason.QUIET
         if reason is None:
             return out
@@ -422,26 +430,46 @@ class Reconciler:
         return out
 
     def _next_player_closes(self, state: Any, sensed: Board, explanations: Sequence[Explanation]) -> Explanation | None:
-        """A legal move of the active player plus a legal start of the next player's turn."""
-        game = self.game
-        for e in explanations:
-            if not e.moves or not e.residual:
-                continue
-            try:
-                if any(game.violations(state, m) for m in e.moves):
-                    continue
-                after = state
-                for m in e.moves:
-                    after = game.apply_unchecked(after, m)
-            except Exception:  # a reading the engine cannot apply is simply not this case
-                continue
-            if game.outcome(after) is not None:
-                continue
-            if game.visible_board(after) == sensed:
-                return e
-            if any(x.legal and x.moves for x in game.explain(after, sensed)):
+        """A legal move of the active player after which the rest of the table is explained by the
+        following players' legal moves (one or several: a fast burst of turns)."""
+        for e in self._stepping_stones(state, explanations):
+            after = self._after(state, e)
+            if after is not None and self._explainable(after, sensed, self.settings.max_chain - 1):
                 return e
         return None
+
+    def _stepping_stones(self, state: Any, explanations: Sequence[Explanation]) -> list[Explanation]:
+        """Readings whose moves are legal by themselves and leave something for the next players."""
+        out = []
+        for e in explanations:
+            if e.moves and e.residual and not any(self.game.violations(state, m) for m in e.moves):
+                out.append(e)
+            if len(out) >= self.settings.chain_branching:
+                break
+        return out
+
+    def _after(self, state: Any, e: Explanation) -> Any | None:
+        try:
+            for m in e.moves:
+                state = self.game.apply_unchecked(state, m)
+        except Exception:  # a reading the engine cannot apply is simply not this case
+            return None
+        return None if self.game.outcome(state) is not None else state
+
+    def _explainable(self, state: Any, sensed: Board, depth: int) -> bool:
+        game = self.game
+        if game.visible_board(state) == sensed:
+            return True
+        explanations = game.explain(state, sensed)
+        if any(x.legal and x.moves for x in explanations):
+            return True
+        if depth <= 0:
+            return False
+        for e in self._stepping_stones(state, explanations):
+            after = self._after(state, e)
+            if after is not None and self._explainable(after, sensed, depth - 1):
+                return True
+        return False
 
     def _flag_from(self, explanations: Sequence[Explanation], player: str | None, now: float) -> Flag:
         named = [e for e in explanations if e.violations]
@@ -515,8 +543,19 @@ class Reconciler:
             times.append(self._busy_since + self.settings.max_busy)
         if self._signal is not None:
             times.append(self._signal.at + self.settings.signal_ttl)
+            times.append(self._signal.at + self.settings.signal_grace)
         future = [t for t in times if t > now - 1e-9]
         return min(future) if future else None
+
+
+def _by_appearance(explanations: Sequence[Explanation], view: StableView) -> list[Explanation]:
+    """Most likely first: lowest cost, then the reading whose pieces appeared earliest (in a burst of
+    turns the first player's pieces were put down first)."""
+    def latest(e: Explanation) -> float:
+        spaces = [p.space for m in e.moves for p in (getattr(m, "placements", None) or ())]
+        return max((view.appeared(s) for s in spaces), default=0.0)
+
+    return sorted(explanations, key=lambda e: (e.cost, latest(e)))
 
 
 def invisible_move(game: Game, state: Any, limit: int = 20000) -> Any | None:

@@ -11,7 +11,9 @@ the current reading and when it first appeared, and *believes* it once it
 Fusion: for every space the first live source in ``priority`` that has a believed reading decides
 (RFID under the board is sure of identity; the camera sees everything at once and covers the
 spaces without an antenna). Every other source with a believed reading that differs is reported as
-a ``Disagreement`` -- never hidden, never silently overruled without a trace.
+a ``Disagreement`` -- never hidden, never silently overruled without a trace -- once both readings
+have stood for ``disagreement_after`` seconds (a camera a few frames behind the RFID is lag, not
+a disagreement).
 
 A source that goes down (camera died, cable pulled) is marked with ``set_source_live(False)``; its
 readings are dropped and the next source in priority takes over for its spaces. Spaces no live
@@ -33,6 +35,7 @@ CAMERA = "camera"
 DEFAULT_PRIORITY = (SENSOR_BOARD, CAMERA)
 
 Content = tuple[tuple[Piece, int], ...]
+_EPS = 1e-6  # float slack on time comparisons (0.2 - 0.0 vs 1.2 - 1.0)
 
 
 def _describe(content: Content) -> str:
@@ -113,6 +116,14 @@ class StableView:
     unknown: tuple[tuple[SpaceId, str, str], ...] = ()  # (space, source, tag/label)
     sources: tuple[SourceStatus, ...] = ()
     changed_at: float = 0.0
+    since: tuple[tuple[SpaceId, float], ...] = ()  # when each known space's believed content appeared
+
+    def appeared(self, space: str) -> float:
+        """When the believed content of ``space`` first appeared (0.0 if not known)."""
+        for s, t in self.since:
+            if s == space:
+                return t
+        return 0.0
 
     @property
     def busy(self) -> bool:
@@ -151,6 +162,7 @@ class _Track:
     confident: bool
     unknown: tuple[str, ...]
     believed: Content | None = None
+    believed_since: float = 0.0
 
 
 @dataclass(slots=True)
@@ -172,6 +184,7 @@ class Stabiliser:
         priority: Iterable[str] = DEFAULT_PRIORITY,
         min_confidence: float = 0.5,
         max_clock_skew: float = 2.0,
+        disagreement_after: float = 1.5,
     ) -> None:
         if settle < 0:
             raise ValueError("settle time must not be negative")
@@ -179,6 +192,7 @@ class Stabiliser:
         self.priority = tuple(priority)
         self.min_confidence = float(min_confidence)
         self.max_clock_skew = float(max_clock_skew)
+        self.disagreement_after = float(disagreement_after)
         self._sources: dict[str, _Source] = {}
         self._blocked_until: dict[SpaceId, float] = {}
         self._last_board: Board | None = None
@@ -244,23 +258,25 @@ class Stabiliser:
         return (
             not track.occluded
             and track.confident
-            and now - track.since >= self.settle
-            and now >= self._blocked_until.get(space, 0.0)
+            and now - track.since >= self.settle - _EPS
+            and now >= self._blocked_until.get(space, 0.0) - _EPS
         )
 
     def view(self, now: float) -> StableView:
         sources = self._order()
         for src in sources:
             for space, track in src.tracks.items():
-                if self._settled(space, track, now):
-                    track.believed = track.content
+                if self._settled(space, track, now) and track.believed != track.content:
+                    track.believed, track.believed_since = track.content, track.since
         cells: dict[SpaceId, Content] = {}
         decider: dict[SpaceId, _Source] = {}
+        since: dict[SpaceId, float] = {}
         for src in sources:
             for space, track in src.tracks.items():
                 if track.believed is not None and space not in decider:
                     decider[space] = src
                     cells[space] = track.believed
+                    since[space] = track.since if track.believed == track.content else track.believed_since
         unsettled: set[SpaceId] = set()
         occluded: set[SpaceId] = set()
         unknown: list[tuple[SpaceId, str, str]] = []
@@ -277,7 +293,11 @@ class Stabiliser:
                     if track.occluded or track.believed != track.content:
                         unsettled.add(space)
                 elif track.believed is not None and track.believed != cells[space]:
-                    disagreements.append(Disagreement(space, dec.name, cells[space], src.name, track.believed))
+                    # a slower source catching up is not a disagreement: report it once both
+                    # readings have stood for ``disagreement_after``
+                    newest = max(since[space], track.believed_since)
+                    if now - newest >= self.disagreement_after - _EPS:
+                        disagreements.append(Disagreement(space, dec.name, cells[space], src.name, track.believed))
         board = Board.from_counts({s: dict(c) for s, c in cells.items()})
         if board != self._last_board:
             self._last_board = board
@@ -295,6 +315,7 @@ class Stabiliser:
             unknown=tuple(sorted(unknown)),
             sources=statuses,
             changed_at=self._changed_at,
+            since=tuple(sorted(since.items())),
         )
 
     def next_deadline(self) -> float | None:

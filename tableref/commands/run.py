@@ -1,0 +1,205 @@
+"""``tableref run`` (the Pi's main job) and ``tableref demo`` (the same runtime, emulated devices).
+
+Both accept ``--host``/``--port`` and print the dashboard's address ``http://HOST:PORT/`` on a
+line of its own once it answers (``--no-web``, or no ``web`` package, prints a note instead).
+Both print every accepted move, flag, correction, undo, override and score change as it happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+from scorer.core.types import TableRefError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run the referee for one table (the Pi's main job)",
+                       description="Run the referee for the table described by a TOML configuration: sensors in, refereed and "
+                                   "scored moves out, the event store, GPIO and the dashboard. Stops cleanly on Ctrl-C or SIGTERM; "
+                                   "after a crash or power cut it resumes the game where it was.")
+    p.add_argument("--config", required=True, metavar="TABLE.toml")
+    _web_args(p, default_host=None, default_port=None)
+    p.set_defaults(func=cmd_run)
+
+    d = sub.add_parser("demo", help="a whole refereed game of China on an emulated table (the README's main job)",
+                       description="Run the real runtime with the emulated sensor board on a pseudo-terminal, mock GPIO buttons and "
+                                   "a card-reader twin, and play a scripted China game that includes an illegal move, which is "
+                                   "flagged and then put right. After the final scoreboard the dashboard keeps serving until Ctrl-C "
+                                   "(use --exit-when-done to stop at once, --loop to play again and again).")
+    _web_args(d, default_host="127.0.0.1", default_port=8080)
+    d.add_argument("--speed", type=float, default=1.0,
+                   help="pace of the scripted players (2 = twice as fast; default 1); above 1 the referee's settle, "
+                        "grace and quiet times shrink too, never below 0.15 s, 0.2 s and 1 s")
+    d.add_argument("--data-dir", help="keep the demo's event store, tag registry and exports here (default: a temporary folder)")
+    d.add_argument("--exit-when-done", action="store_true", help="exit after the final scoreboard instead of serving on")
+    d.add_argument("--loop", action="store_true", help="start a new game after each one (until Ctrl-C)")
+    d.add_argument("--no-camera", action="store_true", help="leave the synthetic camera out (the sensor board then covers every space)")
+    d.set_defaults(func=cmd_demo)
+
+
+def _web_args(p: argparse.ArgumentParser, default_host: str | None, default_port: int | None) -> None:
+    p.add_argument("--host", default=default_host, help="dashboard address to listen on" + (f" (default {default_host})" if default_host else " (default: the configuration's [web] host)"))
+    p.add_argument("--port", type=int, default=default_port, help="dashboard port" + (f" (default {default_port})" if default_port else " (default: the configuration's [web] port)"))
+    p.add_argument("--no-web", action="store_true", help="do not start the dashboard")
+    p.add_argument("--lang", choices=["en", "zh", "both"], default="both", help="language of the terminal lines (default both)")
+
+
+class _Stopper:
+    """Ctrl-C and SIGTERM set an event instead of killing threads mid-write."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> "_Stopper":
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._old[sig] = signal.signal(sig, lambda *_: self.event.set())
+            except ValueError:  # not the main thread (tests calling main())
+                pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from tableref.config import load_config
+    from tableref.console import ConsolePrinter, format_scoreboard
+    from tableref.runtime import build_runtime, start_dashboard
+
+    config = load_config(args.config)
+    runtime = build_runtime(config)
+    with _Stopper() as stop:
+        printers: list[ConsolePrinter] = []
+        runtime.start(attach=lambda bus: printers.append(ConsolePrinter(bus, lang=args.lang)))
+        printer = printers[0]
+        dashboard = None
+        try:
+            snap = runtime.snapshot()
+            _say(f"table {config.name}: game {snap.get('game_no')} ({snap.get('game')}), version {snap.get('version')}, "
+                 f"store {config.store_path}")
+            if args.no_web or not config.web.enabled:
+                _say("dashboard not started (--no-web or [web] enabled = false)")
+            else:
+                host = args.host or config.web.host
+                port = config.web.port if args.port is None else args.port
+                dashboard, note = start_dashboard(runtime, host=host, port=port, data_dir=config.data_dir,
+                                                  threads=config.web.threads, pin_hash=config.pin_hash)
+                _say(dashboard.url if dashboard else note)
+            stop.event.wait()
+            _say(format_scoreboard(runtime.snapshot(), args.lang))
+        finally:
+            if dashboard is not None:
+                dashboard.stop()
+            printer.close()
+            runtime.stop()
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from tableref.console import ConsolePrinter, format_scoreboard
+    from tableref.demo import DEMO_PIN, SETUP, build_demo, demo_data_dir, intro, run_script
+    from tableref.runtime import start_dashboard
+
+    if args.speed <= 0:
+        raise DemoArgError("--speed must be positive")
+    data_dir, temporary = demo_data_dir(args.data_dir)
+    # faster players also get a faster referee, within what the sensors need
+    speed = max(args.speed, 1.0)
+    demo = build_demo(data_dir, camera=False if args.no_camera else None, settle=max(0.15, 0.4 / speed),
+                      complete_grace=max(0.2, 0.8 / speed), quiet_timeout=max(1.0, 4.0 / speed))
+    rt = demo.runtime
+    m = intro()
+    _say(m.en)
+    _say(m.zh)
+    for note in demo.notes:
+        _say(f"note: {note}")
+    dashboard = None
+    with _Stopper() as stop:
+        printers: list[ConsolePrinter] = []
+        rt.start(attach=lambda bus: printers.append(ConsolePrinter(bus, lang=args.lang)))
+        printer = printers[0]
+        try:
+            if args.no_web:
+                _say("dashboard not started (--no-web)")
+            else:
+                dashboard, note = start_dashboard(rt, host=args.host, port=args.port, data_dir=str(data_dir / "web"),
+                                                  initial_pin=DEMO_PIN)
+                if dashboard is None:
+                    _say(f"note: {note}")
+                else:
+                    _say(dashboard.url)
+                    _say(f"admin PIN for this demo / 本演示的管理员 PIN: {DEMO_PIN}")
+            # the sensor board must be live before the players start
+            from tableref.demo import wait_until
+
+            if not wait_until(lambda: _sensor_live(rt), 15.0):
+                raise DemoArgError("the emulated sensor board did not come up")
+            if "camera" in rt.devices_ and not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok", 30.0):
+                raise DemoArgError("the synthetic camera did not come up")
+            game = 0
+            while not stop.event.is_set():
+                game += 1
+                if game > 1:
+                    # the players clear the table, then set up the next game
+                    _clear_table(demo)
+                    wait_until(lambda: not rt.snapshot()["sensors"]["sensed"], 20.0)
+                    res = rt.new_game(dict(SETUP), "demo", authorised=True)
+                    if not res.ok:
+                        raise DemoArgError(str(res.message))
+                run_script(demo, speed=args.speed, timeout=max(20.0, 20.0 / args.speed))
+                snap = rt.snapshot()
+                _say("")
+                _say(format_scoreboard(snap, args.lang))
+                exported = _export(rt, data_dir, snap.get("game_no"))
+                _say(f"game record: {exported[0]}  (check it with: tableref score {exported[0]})")
+                _say(f"event log as CSV: {exported[1]}")
+                if not args.loop:
+                    break
+            if dashboard is not None and not args.exit_when_done and not args.loop:
+                _say(f"The dashboard keeps serving at {dashboard.url} -- press Ctrl-C to stop. / 仪表板继续运行，按 Ctrl-C 退出。")
+                stop.event.wait()
+        finally:
+            if dashboard is not None:
+                dashboard.stop()
+            printer.close()
+            demo.close()
+            if temporary:
+                _say(f"the demo's files stay in {data_dir}")
+    return 0
+
+
+class DemoArgError(TableRefError, ValueError):
+    pass
+
+
+def _sensor_live(rt: Any) -> bool:
+    dev = rt.devices().get("sensor_board", {})
+    return dev.get("state") == "connected"
+
+
+def _clear_table(demo: Any) -> None:
+    for (space, piece), uids in list(demo.table.placed.items()):
+        for _ in list(uids):
+            demo.table.take(space, piece)
+
+
+def _export(rt: Any, data_dir: Path, game_no: Any) -> tuple[str, str]:
+    record = rt.export_record()
+    json_path = data_dir / f"game-{game_no}.json"
+    csv_path = data_dir / f"game-{game_no}.csv"
+    json_path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    csv_path.write_text(rt.export_csv(), encoding="utf-8")
+    return str(json_path), str(csv_path)
+

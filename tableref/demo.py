@@ -1,0 +1,284 @@
+"""``tableref demo``: the real runtime on any machine, with emulated devices.
+
+* the sensor board: the real firmware logic (``firmware_bridge.emulator.EmulatedSensorBoard``) on a
+  pseudo-terminal, read by the real Pi-side bridge (``SensorLink`` + ``SensorBoard``);
+* the camera: the synthetic camera of ``vision``/``hardware`` when it is installed (see
+  ``camera_available``); without it the sensor board covers every space;
+* GPIO through gpiozero's mock pin factory (the script presses the buttons on the mock pins);
+* a card reader twin (``hardware.card_reader.FakeCardReader``) fed by the real tag registry.
+
+``DemoTable`` is the physical table: it turns "put a red house on qi-1" into a tag placed on the
+antenna under qi-1 (and a rendered piece for the camera). ``run_script`` plays
+``tableref.demo_script.SCRIPT`` and checks after each step that the referee answered as expected.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from scorer.core.types import Message, Piece, TableRefError
+from scorer.referee.reconciler import ReconcilerSettings
+from tableref.demo_script import SCRIPT, SETUP, Step
+from tableref.runtime import Runtime
+from tableref.table import TableSettings
+
+DEMO_PIN = "2468"
+KIND_CODE = {"house": 1, "emissary": 2, "fortress": 3}
+PLAYER_CODE = {"blue": 1, "green": 2, "violet": 3, "red": 4, "yellow": 5, "neutral": 6}
+CARD_COLOURS = ("violet", "yellow", "orange", "green", "red")
+
+
+class DemoError(TableRefError, RuntimeError):
+    """The referee did not answer a scripted step as expected."""
+
+
+def piece_uids(players: tuple[str, ...]) -> dict[Piece, list[str]]:
+    """Tag uids for every piece of the game: 20 houses, 8 emissaries per player, 5 fortresses."""
+    out: dict[Piece, list[str]] = {}
+    for owner in players:
+        for kind, n in (("house", 20), ("emissary", 8)):
+            out[Piece(owner, kind)] = [f"A{PLAYER_CODE[owner]}{KIND_CODE[kind]:02X}00{i:02X}" for i in range(n)]
+    out[Piece("neutral", "fortress")] = [f"A{PLAYER_CODE['neutral']}{KIND_CODE['fortress']:02X}00{i:02X}" for i in range(5)]
+    return out
+
+
+def card_uids() -> dict[str, str]:
+    return {c: f"C{i + 1}000000" for i, c in enumerate(CARD_COLOURS)}
+
+
+def write_registry(path: Path, players: tuple[str, ...]) -> Any:
+    from hardware.tag_registry import Card, TagRegistry
+
+    reg = TagRegistry(path)
+    tags: dict[str, Any] = {}
+    for piece, uids in piece_uids(players).items():
+        for uid in uids:
+            tags[uid] = piece
+    for colour, uid in card_uids().items():
+        tags[uid] = Card(colour)
+    reg = TagRegistry(path, tags)
+    reg.save()
+    return reg
+
+
+def camera_available() -> bool:
+    """The synthetic camera is the vision helper's part; use it when it is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("hardware.camera") is not None
+
+
+@dataclass
+class DemoTable:
+    """The physical table of the demo: pieces on spaces, seen by the emulated sensors."""
+
+    emulator: Any
+    antenna_of: dict[str, int]
+    uids: dict[Piece, list[str]]
+    camera: Any = None
+    placed: dict[tuple[str, Piece], list[str]] = field(default_factory=dict)
+
+    def put(self, space: str, piece: Piece) -> None:
+        free = self.uids[piece]
+        if not free:
+            raise DemoError(f"no {piece.owner} {piece.kind} left in the box")
+        uid = free.pop(0)
+        self.placed.setdefault((space, piece), []).append(uid)
+        if space in self.antenna_of:
+            self.emulator.place(self.antenna_of[space], uid)
+        if self.camera is not None:
+            self.camera.place(space, piece)
+
+    def take(self, space: str, piece: Piece) -> None:
+        uids = self.placed.get((space, piece))
+        if not uids:
+            raise DemoError(f"no {piece.owner} {piece.kind} on {space} to take")
+        uid = uids.pop()
+        self.uids[piece].insert(0, uid)
+        if space in self.antenna_of:
+            self.emulator.remove(self.antenna_of[space], uid)
+        if self.camera is not None:
+            self.camera.remove(space, piece)
+
+    def hand(self, spaces: tuple[str, ...]) -> None:
+        """A hand over the board (only the camera can see it; RFID readings are held back by it)."""
+        if self.camera is None:
+            return
+        if spaces:
+            self.camera.hand_over(spaces[0])
+        else:
+            self.camera.withdraw_hand()
+
+
+@dataclass
+class Demo:
+    runtime: Runtime
+    table: DemoTable
+    gpio: Any
+    cards: Any
+    data_dir: Path
+    notes: list[str]
+
+    def close(self) -> None:
+        self.runtime.stop()
+        self.table.emulator.close()
+
+
+# Antennas only under Wei and Lu: the camera alone covers the other provinces (and confirms these).
+RFID_PROVINCES = ("wei", "lu")
+
+
+def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0.8, quiet_timeout: float = 4.0,
+               camera: bool | None = None, camera_fps: float = 4.0, players: tuple[str, ...] | None = None) -> Demo:
+    """The demo runtime with its emulated devices (not started). ``camera=None``: use the synthetic
+    camera when it is installed."""
+    from firmware_bridge.board import SensorBoard
+    from firmware_bridge.emulator import EmulatedSensorBoard
+    from firmware_bridge.link import ReconnectPolicy, SensorLink
+    from firmware_bridge.transport import PortSpec
+    from firmware_bridge.wiring import WiringMap
+    from hardware.card_reader import FakeCardReader
+    from hardware.gpio import GpioPins
+    from scorer.games.china.board import load_board
+    from tableref.devices import CardReaderDevice, GpioDevice, SensorBoardDevice
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    players = tuple(players or SETUP["players"])
+    board = load_board(SETUP["board"])
+    spaces = list(board.sites) + [p.dragon for p in board.provinces]
+    notes: list[str] = []
+    synthetic = None
+    rfid_spaces = spaces
+    use_camera = camera_available() if camera is None else camera
+    if use_camera:
+        from hardware.camera import SyntheticCamera
+        from vision.layout import load_layout
+        from vision.render import Conditions
+
+        layout = load_layout(board.id)
+        synthetic = SyntheticCamera(layout, conditions=Conditions(size=(960, 720)), seed=3, noise_sigma=0.0, nominal_fps=camera_fps)
+        rfid_spaces = [s for s in spaces if s.split("-")[0] in RFID_PROVINCES]
+        notes.append(f"camera: synthetic camera at {camera_fps:g} frames/s sees the whole board; "
+                     f"the sensor board has antennas under {', '.join(RFID_PROVINCES)} only")
+    else:
+        notes.append("camera: not used (hardware.camera not installed or --no-camera); the emulated sensor board covers every space")
+    antenna_of = {s: i for i, s in enumerate(rfid_spaces)}
+    registry = write_registry(data_dir / "tags.json", players)
+    wiring = WiringMap.of({i: s for s, i in antenna_of.items()}, board=board.id)
+    emulator = EmulatedSensorBoard(antennas=len(rfid_spaces), seed=5)
+    link = SensorLink(PortSpec(path=emulator.device_path), policy=ReconnectPolicy(initial=0.05, cap=1.0))
+    sensor = SensorBoard(link, wiring, registry)
+    settings = TableSettings(settle=settle, reconciler=ReconcilerSettings(complete_grace=complete_grace, quiet_timeout=quiet_timeout),
+                             name="demo table", player_names=(("blue", "Zhang San"), ("green", "Li Si"), ("red", "Wang Wu")))
+    runtime = Runtime(store_path=str(data_dir / "demo.sqlite"), game_id="china", setup=dict(SETUP, players=list(players)), settings=settings,
+                      registry=registry)
+    runtime.add_device(SensorBoardDevice(sensor, emulator=emulator))
+    cards = FakeCardReader(registry, name="demo-reader")
+    runtime.add_device(CardReaderDevice(cards, emulated=True))
+    if synthetic is not None:
+        from tableref.devices import CameraDevice
+
+        runtime.add_device(CameraDevice(synthetic, synthetic.layout, fps=camera_fps, emulated=True))
+    gpio = GpioDevice(GpioPins(), pin_factory="mock", expected_sources=1 + (synthetic is not None))
+    runtime.add_device(gpio)
+    table = DemoTable(emulator, antenna_of, piece_uids(players), synthetic)
+    return Demo(runtime, table, gpio, cards, data_dir, notes)
+
+
+# -- the script runner ------------------------------------------------------------------------------
+
+def wait_until(cond: Callable[[], bool], timeout: float, poll: float = 0.02) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(poll)
+    return cond()
+
+
+def _moves(rt: Runtime) -> int:
+    return int(rt.snapshot().get("moves", -1))
+
+
+def _open_reading(rt: Runtime) -> bool:
+    """A legal move still waiting to close (a takeback after an undo is not one)."""
+    pending = rt.snapshot().get("pending")
+    return pending is not None and not pending.get("takeback")
+
+
+def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextIO) -> None:
+    rt = demo.runtime
+    if step.pause:
+        time.sleep(step.pause / max(speed, 0.01))
+    print(f"\n>>> {step.say}", file=out, flush=True)
+    if step.hand is not None:
+        demo.table.hand(step.hand)
+    for space, owner, kind in step.take:
+        demo.table.take(space, Piece(owner, kind))
+    for space, owner, kind in step.put:
+        demo.table.put(space, Piece(owner, kind))
+    for button in step.press:
+        demo.gpio.press(button)
+        wait_until(lambda: len(demo.gpio.results) > 0, 2.0)
+    for colour in step.tap:
+        demo.cards.tap(card_uids()[colour])
+    if step.declare is not None:
+        res = rt.declare(step.declare, "demo dashboard")
+        if not res.ok:
+            raise DemoError(f"declaration refused: {res.message}")
+
+    def check(what: str, cond: Callable[[], bool]) -> None:
+        if not wait_until(cond, timeout):
+            snap = rt.snapshot()
+            raise DemoError(f"step '{step.say.split(' / ')[0]}': {what} did not happen within {timeout:.0f} s "
+                            f"(moves {snap.get('moves')}, flag {bool(snap.get('flag'))}, pending {snap.get('pending')})")
+
+    if step.expect_flag:
+        check(f"a flag for {step.expect_flag}", lambda: any(
+            v["rule"] == step.expect_flag for v in ((rt.snapshot().get("flag") or {}).get("violations") or [])))
+    if step.expect_clear:
+        check("the flag clearing", lambda: rt.snapshot().get("flag") is None)
+    if step.expect_undo_wait is not None:
+        want = step.expect_undo_wait
+        check("the undo wait " + ("starting" if want else "ending"), lambda: (rt.snapshot().get("undo_wait") is not None) == want)
+    if step.expect_moves is not None:
+        n = step.expect_moves
+        check(f"{n} accepted moves", lambda: _moves(rt) == n and not _open_reading(rt))
+    if step.expect_over:
+        check("the end of the game", lambda: rt.snapshot().get("outcome") is not None)
+    scores = step.extra.get("expect_score")
+    if scores:
+        check(f"scores {scores}", lambda: {p["player"]: p["total"] for p in rt.snapshot()["scores"]["players"]} == scores)
+    demo.gpio.results.clear()
+
+
+def run_script(demo: Demo, *, speed: float = 1.0, timeout: float = 20.0, out: TextIO = sys.stdout,
+               script: tuple[Step, ...] = SCRIPT) -> None:
+    for step in script:
+        run_step(demo, step, speed=speed, timeout=timeout, out=out)
+
+
+def demo_data_dir(arg: str | None) -> tuple[Path, bool]:
+    """The folder for the demo's store and files, and whether it is temporary."""
+    if arg:
+        return Path(arg), False
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix="tableref-demo-")), True
+
+
+def intro() -> Message:
+    return Message(
+        "tableref demo: a scripted game of China on an emulated table (sensor board on a pseudo-terminal, "
+        "mock GPIO buttons, a card reader twin). Watch the moves, the flag and the scores below.",
+        "tableref 演示：在模拟桌面上进行一局《中国》（伪终端上的传感板、模拟 GPIO 按钮、读卡器替身）。"
+        "请看下面的行动、警告和分数。",
+    )
+
+
+__all__ = ["DEMO_PIN", "Demo", "DemoError", "DemoTable", "build_demo", "run_script", "demo_data_dir", "intro", "os"]

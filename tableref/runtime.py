@@ -1,0 +1,456 @@
+"""The composition root of a running table: one object graph, built in one place, no globals.
+
+``Runtime`` owns the event store, the event bus, the referee (``tableref.table.Table``) and one
+worker thread that is the only thread touching the referee. Devices (sensor board, camera, card
+reader, GPIO panel) and adapters (dashboard, console printer) run on their own threads and only
+
+* put observations, source-health changes and commands into the worker's inbox, and
+* read published events from the bus (or the last published snapshot).
+
+``Runtime`` implements ``tableref.service.TableService`` for the dashboard (docs/runtime-api.md).
+
+``build_runtime(config)`` wires a runtime from a table configuration (``tableref run``);
+``tableref.demo`` wires the same runtime with emulated devices (``tableref demo``).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Protocol
+
+from scorer.core.observation import Observation
+from scorer.core.types import Message, TableRefError
+from tableref.service import BoardImage, CommandResult, EventBus
+from tableref.store import EventStore
+from tableref.table import Table, TableSettings
+
+log = logging.getLogger(__name__)
+
+BUS_IDS_PER_BOOT = 10**9  # event ids stay increasing across restarts: boot * 1e9 + n
+
+
+def wall_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class RuntimeError_(TableRefError, RuntimeError):
+    """The runtime is not running or did not answer in time."""
+
+
+class Device(Protocol):
+    """What the runtime needs from a device adapter (tableref.devices)."""
+
+    name: str
+
+    def start(self, runtime: "Runtime") -> None: ...
+    def close(self) -> None: ...
+    def status(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Obs:
+    obs: Observation
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    source: str
+    live: bool
+    reason: Message | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    fn: Callable[[Table], Any]
+    future: Future
+
+
+class Runtime:
+    """A refereed table: store + bus + referee + worker thread + devices. See the module doc."""
+
+    def __init__(self, *, store_path: str, game_id: str, setup: dict[str, Any], settings: TableSettings = TableSettings(),
+                 clock: Callable[[], float] = time.monotonic, wall: Callable[[], str] = wall_now,
+                 registry: Any = None, call_timeout: float = 15.0) -> None:
+        self.store_path = store_path
+        self.game_id = game_id
+        self.setup = dict(setup)
+        self.settings = settings
+        self.clock = clock
+        self.wall = wall
+        self.registry = registry
+        self.call_timeout = call_timeout
+        self.devices_: dict[str, Device] = {}
+        self._inbox: queue.Queue[_Obs | _Source | _Call] = queue.Queue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.store: EventStore | None = None
+        self.bus: EventBus | None = None
+        self.table: Table | None = None
+        self.boot = 0
+        self._started = False
+        self._unknown_tag: dict[str, Any] | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def add_device(self, device: Device) -> None:
+        if self._started:
+            raise RuntimeError_("devices are added before start()")
+        self.devices_[device.name] = device
+
+    def start(self, attach: Callable[[EventBus], Any] | None = None) -> "Runtime":
+        """Open the store, resume or start the game, start the worker, then the devices.
+        ``attach(bus)`` runs before any device starts (subscribers that must not miss an event)."""
+        if self._started:
+            return self
+        self.store = EventStore(self.store_path)
+        self.boot = self.store.next_boot()
+        self.bus = EventBus(first_id=self.boot * BUS_IDS_PER_BOOT + 1)
+        self.table = Table(self.store, self.bus, self.game_id, self.setup, clock=self.clock, wall=self.wall,
+                           settings=self.settings, devices=self.devices)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="referee", daemon=True)
+        self._thread.start()
+        self._started = True
+        if attach is not None:
+            attach(self.bus)
+        for device in list(self.devices_.values()):
+            try:
+                device.start(self)
+            except TableRefError as exc:
+                log.warning("device %s did not start: %s", device.name, exc)
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop devices, then the worker, then close the store. Idempotent."""
+        if not self._started:
+            return
+        for device in reversed(list(self.devices_.values())):
+            try:
+                device.close()
+            except Exception:  # a device that fails to close must not keep the store open
+                log.warning("device %s did not close cleanly", device.name, exc_info=True)
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+        if self.store is not None:
+            self.store.close()
+        self._started = False
+
+    def __enter__(self) -> "Runtime":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return self._started and self._thread is not None and self._thread.is_alive()
+
+    # -- the worker ---------------------------------------------------------------------------
+    def _run(self) -> None:
+        table = self.table
+        assert table is not None
+        while not self._stop.is_set():
+            deadline = table.next_deadline()
+            timeout = 0.25 if deadline is None else min(0.25, max(0.0, deadline - self.clock()))
+            items = []
+            try:
+                items.append(self._inbox.get(timeout=timeout))
+            except queue.Empty:
+                pass
+            while True:
+                try:
+                    items.append(self._inbox.get_nowait())
+                except queue.Empty:
+                    break
+            for item in items:
+                self._handle(table, item)
+            try:
+                table.step()
+            except Exception:  # the referee must go on; what was not stored was not announced
+                log.exception("referee step failed; retrying on the next change")
+
+    def _handle(self, table: Table, item: _Obs | _Source | _Call) -> None:
+        try:
+            if isinstance(item, _Obs):
+                table.observe(item.obs)
+                for r in item.obs.readings:
+                    for uid in r.unknown:
+                        self._unknown_tag = {"uid": uid, "source": item.obs.source, "space": r.space, "seen_at": item.obs.at}
+            elif isinstance(item, _Source):
+                table.set_source(item.source, item.live, item.reason)
+            else:
+                if item.future.set_running_or_notify_cancel():
+                    try:
+                        item.future.set_result(item.fn(table))
+                    except BaseException as exc:
+                        item.future.set_exception(exc)
+        except Exception:
+            log.exception("referee could not handle %s", type(item).__name__)
+
+    # -- inputs from devices (any thread) -------------------------------------------------------
+    def submit_observation(self, obs: Observation) -> None:
+        self._inbox.put(_Obs(obs))
+
+    def set_source(self, source: str, live: bool, reason: Message | None = None) -> None:
+        self._inbox.put(_Source(source, live, reason))
+
+    def submit(self, fn: Callable[[Table], Any]) -> Future:
+        """Run ``fn(table)`` on the worker; returns at once (for button callbacks)."""
+        future: Future = Future()
+        if not self.running:
+            future.set_exception(RuntimeError_("the table is not running"))
+            return future
+        self._inbox.put(_Call(fn, future))
+        return future
+
+    def call(self, fn: Callable[[Table], Any], timeout: float | None = None) -> Any:
+        """Run ``fn(table)`` on the worker and wait for its result."""
+        if threading.current_thread() is self._thread:
+            assert self.table is not None
+            return fn(self.table)
+        future = self.submit(fn)
+        try:
+            return future.result(timeout=timeout or self.call_timeout)
+        except TimeoutError:
+            raise RuntimeError_("the referee did not answer in time") from None
+
+    def unknown_tag(self, uid: str, source: str, space: str | None = None) -> None:
+        """A reader saw a tag nobody enrolled (shown on the dashboard's enrolment page)."""
+        self._unknown_tag = {"uid": uid, "source": source, "space": space, "seen_at": self.clock()}
+        if self.bus is not None:
+            self.bus.publish("devices", {"unknown_tag": dict(self._unknown_tag)}, self.clock())
+
+    # -- TableService ---------------------------------------------------------------------------
+    def events(self) -> EventBus:
+        if self.bus is None:
+            raise RuntimeError_("the table is not running")
+        return self.bus
+
+    def snapshot(self) -> dict[str, Any]:
+        if self.table is None:
+            return {"version": -1, "game": None, "flag": None}
+        # the published snapshot, with the devices as they are now (device counters change
+        # without a new state being published)
+        return dict(self.table.last_snapshot, devices=self.devices())
+
+    def history(self) -> list[dict[str, Any]]:
+        return self.call(lambda t: t.history())
+
+    def undo(self, actor: str, authorised: bool) -> CommandResult:
+        return self.call(lambda t: t.undo(actor, authorised))
+
+    def override(self, actor: str, authorised: bool = True) -> CommandResult:
+        """An admin action: the adapter checks the admin PIN before calling (docs/runtime-api.md)."""
+        return self.call(lambda t: t.override(actor, authorised))
+
+    def new_game(self, setup: dict[str, Any], actor: str, authorised: bool = True) -> CommandResult:
+        return self.call(lambda t: t.new_game(setup, actor, authorised))
+
+    def declare(self, move: dict[str, Any], actor: str) -> CommandResult:
+        return self.call(lambda t: t.declare(move, actor))
+
+    def signal_turn_done(self, actor: str) -> CommandResult:
+        return self.call(lambda t: t.turn_done(actor))
+
+    def tap_card(self, card: str, actor: str) -> CommandResult:
+        return self.call(lambda t: t.tap_card(card, actor))
+
+    def arm_undo(self, actor: str) -> CommandResult:
+        return self.call(lambda t: t.arm_undo(actor))
+
+    def confirm(self, actor: str) -> CommandResult:
+        return self.call(lambda t: t.confirm(actor))
+
+    def devices(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"emulated": any(getattr(d, "emulated", False) for d in self.devices_.values())}
+        for name in ("sensor_board", "camera", "card_reader", "gpio"):
+            device = self.devices_.get(name)
+            if device is None:
+                out[name] = {"state": "absent"}
+                continue
+            try:
+                out[name] = device.status()
+            except Exception as exc:  # a status call must never take the snapshot down
+                out[name] = {"state": "error", "error": str(exc)}
+        return out
+
+    def camera_snapshot(self) -> bytes | None:
+        camera = self.devices_.get("camera")
+        grab = getattr(camera, "jpeg", None)
+        return grab() if grab is not None else None
+
+    def board_image(self) -> BoardImage | None:
+        camera = self.devices_.get("camera")
+        grab = getattr(camera, "board_image", None)
+        return grab() if grab is not None else None
+
+    def enrolment(self) -> dict[str, Any]:
+        reg = self.registry
+        pieces = ["house", "emissary", "fortress"] if self.game_id == "china" else []
+        cards = ["violet", "yellow", "orange", "green", "red"] if self.game_id == "china" else []
+        registry = []
+        if reg is not None:
+            registry = [{"uid": uid, "item": item.to_json()} for uid, item in sorted(reg.items().items())]
+        pending = self._unknown_tag
+        if pending is not None and reg is not None and pending["uid"] in reg:
+            pending = self._unknown_tag = None
+        return {"pending": dict(pending) if pending else None, "registry": registry, "pieces": pieces, "cards": cards}
+
+    def enrol(self, uid: str, item: dict[str, Any], actor: str) -> CommandResult:
+        from hardware.tag_registry import RegistryError, item_from_json
+
+        if self.registry is None:
+            return CommandResult(False, Message("This table has no tag registry (no RFID devices).", "本桌没有标签登记表（没有 RFID 设备）。"))
+        try:
+            parsed = item_from_json(item)
+            self.registry.assign(uid, parsed)
+        except (RegistryError, KeyError, TypeError, ValueError) as exc:
+            return CommandResult(False, Message(f"Cannot enrol {uid}: {exc}", f"无法登记 {uid}：{exc}"))
+        if self._unknown_tag is not None and self._unknown_tag.get("uid") == uid:
+            self._unknown_tag = None
+        if self.bus is not None:
+            self.bus.publish("devices", {"enrolled": {"uid": uid, "item": dict(item)}, "actor": actor}, self.clock())
+        return CommandResult(True, Message(f"Tag {uid} enrolled.", f"标签 {uid} 已登记。"))
+
+    # -- exports ------------------------------------------------------------------------------------
+    def export_record(self) -> dict[str, Any]:
+        return self.call(lambda t: t.session.export_record())
+
+    def export_csv(self) -> str:
+        return self.call(lambda t: t.session.export_csv())
+
+
+# -- wiring from a configuration (tableref run) ------------------------------------------------------
+
+def table_settings(config: Any) -> TableSettings:
+    return TableSettings(settle=config.settle, priority=config.priority, min_confidence=config.min_confidence,
+                         reconciler=config.reconciler, name=config.name,
+                         player_names=tuple(sorted(config.player_names.items())))
+
+
+def build_runtime(config: Any, *, clock: Callable[[], float] = time.monotonic) -> Runtime:
+    """Every device the configuration enables, joined to one runtime (not started yet)."""
+    from tableref.devices import CardReaderDevice, GpioDevice, SensorBoardDevice
+
+    registry = None
+    tags = config.sensor_board.tags or config.card_reader.cards
+    if config.sensor_board.enabled or config.card_reader.enabled:
+        from hardware.tag_registry import TagRegistry
+
+        if tags is None:
+            raise RuntimeError_(f"{config.path}: [devices] the sensor board and card reader need a tag registry (sensor_board.tags)")
+        registry = TagRegistry.load(tags)
+    runtime = Runtime(store_path=config.store_path, game_id=config.game_id, setup=config.setup,
+                      settings=table_settings(config), clock=clock, registry=registry)
+    sources = 0
+    if config.sensor_board.enabled:
+        from firmware_bridge.board import SensorBoard
+        from firmware_bridge.link import SensorLink
+        from firmware_bridge.transport import PortSpec
+        from firmware_bridge.wiring import WiringMap
+
+        if config.sensor_board.antennas is None:
+            raise RuntimeError_(f"{config.path}: [devices] sensor_board.antennas: the wiring map (antenna -> space) is required")
+        wiring = WiringMap.load(config.sensor_board.antennas)
+        port = config.sensor_board.port
+        emulator = None
+        if port == "emulated":
+            from firmware_bridge.emulator import EmulatedSensorBoard
+
+            emulator = EmulatedSensorBoard(antennas=max(a for a, _ in wiring.antennas) + 1)
+            port = emulator.device_path
+        spec = PortSpec(path=None if port == "auto" else port, baudrate=config.sensor_board.baudrate)
+        board = SensorBoard(SensorLink(spec, clock=clock), wiring, registry, clock=clock)
+        runtime.add_device(SensorBoardDevice(board, emulator=emulator, owns_emulator=emulator is not None))
+        sources += 1
+    if config.card_reader.enabled:
+        from hardware.card_reader import SerialCardReader
+
+        runtime.add_device(CardReaderDevice(SerialCardReader(config.card_reader.port, registry, clock=clock)))
+    if config.camera.enabled:
+        sources += 1
+        runtime.add_device(build_camera_device(config, clock))
+    if config.gpio.enabled:
+        from hardware.gpio import GpioPins
+
+        pins = GpioPins(**{k: getattr(config.gpio, k) for k in ("turn_done", "undo", "confirm", "alert_led", "buzzer", "status_led")})
+        runtime.add_device(GpioDevice(pins, pin_factory=config.gpio.pin_factory, expected_sources=sources))
+    return runtime
+
+
+def build_camera_device(config: Any, clock: Callable[[], float]) -> Device:
+    from tableref.devices import camera_device_from_config
+
+    return camera_device_from_config(config, clock)
+
+
+# -- the dashboard ------------------------------------------------------------------------------------
+
+class ConfigPins:
+    """The dashboard's PIN store when the PIN comes from the table configuration ([admin] pin_hash):
+    checked with the same hash format, changed only by editing the configuration."""
+
+    def __init__(self, pin_hash: str) -> None:
+        self.pin_hash = pin_hash
+
+    def is_set(self) -> bool:
+        return True
+
+    @property
+    def epoch(self) -> int:
+        return 1
+
+    def verify(self, pin: str) -> bool:
+        from tableref.config import verify_pin
+
+        return isinstance(pin, str) and verify_pin(pin, self.pin_hash)
+
+    def set_pin(self, pin: str) -> None:
+        msg = Message("The admin PIN is set in the table configuration ([admin] pin_hash); change it there.",
+                      "管理员 PIN 在本桌配置文件中设置（[admin] pin_hash）；请在那里修改。")
+        try:
+            from web.errors import BadInput
+        except ImportError:
+            raise RuntimeError_(msg.en) from None
+        raise BadInput(msg)
+
+
+@dataclass
+class Dashboard:
+    server: Any
+    url: str
+
+    def stop(self) -> None:
+        self.server.stop()
+
+
+def start_dashboard(runtime: Runtime, *, host: str, port: int, data_dir: str, threads: int = 16,
+                    pin_hash: str | None = None, initial_pin: str | None = None) -> tuple[Dashboard | None, str]:
+    """Start the web dashboard if the ``web`` package is installed; returns (dashboard, note)."""
+    try:
+        from web import create_app
+        from web.server import make_server
+    except ImportError as exc:
+        return None, f"dashboard not started: the web package is not available ({exc})"
+    kwargs: dict[str, Any] = {"data_dir": data_dir}
+    if pin_hash is not None:
+        kwargs["pin_store"] = ConfigPins(pin_hash)
+    elif initial_pin is not None:
+        kwargs["initial_pin"] = initial_pin
+    app = create_app(runtime, **kwargs)
+    try:
+        server = make_server(app, host, port, threads=max(threads, 10))
+    except OSError as exc:
+        raise RuntimeError_(f"cannot serve the dashboard on {host}:{port}: {exc.strerror or exc}") from None
+    server.start()
+    if not server.wait_ready(15.0):
+        server.stop()
+        raise RuntimeError_(f"the dashboard on {host}:{port} did not answer")
+    return Dashboard(server, server.url), "dashboard ready"
