@@ -1,0 +1,146 @@
+import logging
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.camera import (CameraError, EndOfStream, Frame, FrameUnavailable, ImageFolderSource, OpenCVCamera,
+                             PiCameraSource, SyntheticCamera, VideoFileSource, open_source)
+from scorer.core.types import Board, Piece
+
+
+class FakeClock:
+    def __init__(self, step: float = 0.1):
+        self.t = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def _img(v: int) -> np.ndarray:
+    return np.full((48, 64, 3), v, np.uint8)
+
+
+def test_image_folder_replay_counts_unreadable_files(tmp_path, caplog):
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"f{i}.png"), _img(40 * (i + 1)))
+    (tmp_path / "f1b.jpg").write_bytes(b"not a jpeg")
+    (tmp_path / "notes.txt").write_text("ignored")
+    clock = FakeClock(0.25)
+    with ImageFolderSource(tmp_path, clock=clock) as src:
+        a = src.read()
+        assert isinstance(a, Frame) and a.index == 0 and int(a.image[0, 0, 0]) == 40
+        assert src.read().image[0, 0, 0] == 80
+        with caplog.at_level(logging.WARNING):
+            with pytest.raises(FrameUnavailable):
+                src.read()
+        assert src.failures == 1 and src.stats().consecutive_failures == 1
+        c = src.read()
+        assert c.image[0, 0, 0] == 120 and src.stats().consecutive_failures == 0
+        with pytest.raises(EndOfStream):
+            src.read()
+        assert src.fps == pytest.approx(4.0, rel=0.3)  # 0.25 s between frames on the fake clock
+    assert src.closed
+    with pytest.raises(CameraError):
+        src.read()
+
+
+def test_folder_loop_and_frames_iterator(tmp_path):
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), _img(10 + i))
+    src = ImageFolderSource(tmp_path, loop=True, clock=FakeClock())
+    values = [int(f.image[0, 0, 0]) for f in src.frames(limit=5)]
+    assert values == [10, 11, 10, 11, 10]
+    src.close()
+    src.close()  # idempotent
+
+
+def test_video_file_replay(tmp_path):
+    path = tmp_path / "clip.avi"
+    w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
+    assert w.isOpened()
+    for i in range(4):
+        w.write(_img(50 * i + 20))
+    w.release()
+    with VideoFileSource(path, clock=FakeClock()) as src:
+        frames = list(src.frames())
+        assert len(frames) == 4 and src.nominal_fps == pytest.approx(10.0)
+        assert abs(int(frames[2].image.mean()) - 120) < 6
+    with pytest.raises(CameraError):
+        VideoFileSource(tmp_path / "missing.avi")
+
+
+def test_opencv_device_that_does_not_exist_fails_and_counts(caplog):
+    cam = OpenCVCamera("/dev/tableref-no-such-camera", clock=FakeClock(), reopen_after=2)
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            with pytest.raises(FrameUnavailable):
+                cam.read()
+    assert cam.failures == 3 and cam.stats().last_error
+    cam.close()
+
+
+def test_picamera_is_optional():
+    try:
+        import picamera2  # noqa: F401
+    except Exception:
+        with pytest.raises(CameraError, match="picamera2"):
+            PiCameraSource()
+    else:  # pragma: no cover - only on a Pi
+        pytest.skip("picamera2 present")
+
+
+def test_open_source_specs(tmp_path, small_layout_path):
+    cv2.imwrite(str(tmp_path / "a.png"), _img(1))
+    assert isinstance(open_source(f"images:{tmp_path}"), ImageFolderSource)
+    assert isinstance(open_source("opencv:7"), OpenCVCamera)
+    assert isinstance(open_source(f"synthetic:{small_layout_path}", size=(320, 180)), SyntheticCamera)
+    with pytest.raises(CameraError):
+        open_source("webcam-please")
+
+
+@pytest.fixture
+def small_layout_path(tmp_path):
+    import json
+
+    from vision.make_layouts import small_test_layout
+
+    p = tmp_path / "small.json"
+    p.write_text(json.dumps(small_test_layout()))
+    return p
+
+
+def test_synthetic_camera_scripted_game_with_reader(small_layout_path):
+    from vision.layout import load_layout
+    from vision.reader import BoardReader
+    from vision.render import Conditions
+
+    layout = load_layout(small_layout_path)
+    clock = FakeClock(0.5)
+    cam = SyntheticCamera(layout, conditions=Conditions(size=(960, 540)), clock=clock, seed=3)
+    reader = BoardReader(layout, clock=clock)
+    f = cam.read()
+    assert reader.read(f.image, f.at).observation().board() == Board()
+    cam.place("wei-2", Piece("red", "house"))
+    cam.place("han-dragon", Piece("blue", "emissary"), 2)
+    f = cam.read()
+    assert cam.renders == 2
+    assert reader.read(f.image, f.at).observation().board() == cam.board
+    # still scene: no re-render, fresh noise, the reader reuses its reading
+    f2 = cam.read()
+    assert cam.renders == 2 and not np.array_equal(f.image, f2.image)
+    assert reader.read(f2.image, f2.at).reused
+    cam.hand_over("han-dragon")
+    f = cam.read()
+    det = reader.read(f.image, f.at)
+    assert "han-dragon" in det.occluded and cam.truth.occluded <= set(det.occluded)
+    cam.withdraw_hand()
+    cam.remove("han-dragon", Piece("blue", "emissary"))
+    cam.bump()
+    f = cam.read()
+    det = reader.read(f.image, f.at)
+    assert det.registration.fresh and det.observation().board() == cam.board
+    assert cam.stats().frames == 5 and cam.fps == pytest.approx(2.0, rel=0.3)
+    cam.close()

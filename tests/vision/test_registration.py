@@ -1,0 +1,64 @@
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from scorer.core.types import Board
+from vision.render import Conditions, Hand, random_conditions, render
+from vision.registration import Registrar, RegistrationStatus
+
+
+def _err_mm(layout, reg, truth_h):
+    w, h = layout.size
+    pts = np.array([[x, y] for x in np.linspace(0, w, 5) for y in np.linspace(0, h, 5)])
+    img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), truth_h).reshape(-1, 2)
+    return float(np.abs(reg.image_to_board(img) - pts).max())
+
+
+def test_homography_is_accurate_over_varied_poses(small_layout):
+    rng = np.random.default_rng(21)
+    for _ in range(6):
+        cond = replace(random_conditions(small_layout, rng, size=(960, 540), hand_probability=0.0), shadows=())
+        r = render(small_layout, Board(), cond)
+        reg = Registrar(small_layout).update(r.image)
+        assert reg.status is RegistrationStatus.OK, cond.describe()
+        assert _err_mm(small_layout, reg, r.truth.homography) < 1.5, cond.describe()
+
+
+def test_no_full_detection_while_nothing_moves_and_redetection_after_a_bump(small_layout):
+    cond = Conditions(size=(960, 540), tilt_deg=5)
+    registrar = Registrar(small_layout)
+    first = registrar.update(render(small_layout, Board(), cond).image)
+    assert first.fresh and registrar.full_detections == 1
+    for seed in range(1, 4):  # same pose, new noise: tracked, not detected again
+        reg = registrar.update(render(small_layout, Board(), replace(cond, seed=seed, noise_sigma=3)).image)
+        assert reg.usable and not reg.fresh
+    assert registrar.full_detections == 1
+    bumped = replace(cond, tilt_deg=9, roll_deg=3, offset=(0.02, 0.0))
+    r = render(small_layout, Board(), bumped)
+    reg = registrar.update(r.image)
+    assert reg.fresh and registrar.full_detections == 2 and reg.status is RegistrationStatus.OK
+    assert _err_mm(small_layout, reg, r.truth.homography) < 1.5
+
+
+def test_a_hand_over_one_marker_keeps_the_registration(small_layout):
+    cond = Conditions(size=(960, 540))
+    registrar = Registrar(small_layout)
+    registrar.update(render(small_layout, Board(), cond).image)
+    corner = small_layout.markers[0].centre
+    r = render(small_layout, Board(), replace(cond, hand=Hand(corner, 225.0, 50.0)))
+    assert 0 in r.truth.markers_covered
+    reg = registrar.update(r.image)
+    assert reg.usable and reg.status is RegistrationStatus.PARTIAL and 0 in reg.missing
+    assert registrar.full_detections == 1
+
+
+def test_missing_markers_and_too_oblique_views_are_reported(small_layout):
+    blank = np.full((540, 960, 3), 128, np.uint8)
+    reg = Registrar(small_layout).update(blank)
+    assert reg.status is RegistrationStatus.MARKERS_MISSING and not reg.usable
+    assert reg.missing == (0, 1, 2, 3) and reg.message.zh
+    steep = render(small_layout, Board(), Conditions(size=(960, 540), tilt_deg=68, fill=0.7))
+    reg = Registrar(small_layout).update(steep.image)
+    assert reg.status in (RegistrationStatus.TOO_OBLIQUE, RegistrationStatus.MARKERS_MISSING)
+    assert not reg.usable
