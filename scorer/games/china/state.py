@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
+from scorer.core.fastcopy import make_evolve
 from scorer.core.results import Termination
 from scorer.core.types import Message
 from scorer.games.china.board import ChinaBoard
@@ -102,16 +102,4 @@ class ChinaState:
         return self.houses_left[player] + self.emissaries_left[player] + self.fortresses_left[player]
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(ChinaState))
-_set = object.__setattr__
-
-
-def evolve(state: ChinaState, **changes: Any) -> ChinaState:
-    """``dataclasses.replace`` for the hot path: copies the fields without re-running ``__init__``
-    (which costs about as much as the rest of a move). ``changes`` must name real fields."""
-    new = object.__new__(ChinaState)
-    for name in _STATE_FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
-    if len(changes) and not changes.keys() <= set(_STATE_FIELDS):
-        raise TypeError(f"unknown ChinaState field(s): {sorted(set(changes) - set(_STATE_FIELDS))}")
-    return new
+evolve = make_evolve(ChinaState)

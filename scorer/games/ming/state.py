@@ -6,8 +6,9 @@ Owners are player indices ``0..n-1`` plus ``n`` for the neutral colour (used onl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
+from scorer.core.fastcopy import make_evolve
 from scorer.core.types import Message
 from scorer.games.ming.board import MingBoard
 
@@ -193,17 +194,4 @@ class MingState:
         return max(0, self.board.dragons - possible), self.board.dragons - certain
 
 
-def _make_evolve():
-    """``dataclasses.replace`` for ``MingState`` without its per-call overhead (it dominated the
-    rules benchmark): a generated function that copies every slot and overrides the given ones."""
-    names = [f.name for f in fields(MingState)]
-    params = ", ".join(f"{name}=_K" for name in names)
-    lines = [f"def evolve(s, *, {params}):", "    n = _new(_cls)"]
-    lines += [f"    _set(n, {name!r}, s.{name} if {name} is _K else {name})" for name in names]
-    lines += ["    return n"]
-    ns = {"_new": object.__new__, "_cls": MingState, "_set": object.__setattr__, "_K": object()}
-    exec("\n".join(lines), ns)
-    return ns["evolve"]
-
-
-evolve = _make_evolve()
+evolve = make_evolve(MingState)
