@@ -23,7 +23,7 @@ from typing import Any, Callable, TextIO
 
 from scorer.core.types import Message, Piece, TableRefError
 from scorer.referee.reconciler import ReconcilerSettings
-from tableref.demo_script import SCRIPT, SETUP, Step
+from tableref.demo_script import GAME_DEMOS, SCRIPT, SETUP, Step
 from tableref.runtime import Runtime
 from tableref.table import TableSettings
 
@@ -123,6 +123,21 @@ class Demo:
     cards: Any
     data_dir: Path
     notes: list[str]
+    initial: Any = None  # the board right after set-up (None: an empty table)
+
+    def reset_table(self) -> None:
+        """The players put the table back as the set-up left it (before the next game of --loop)."""
+        want: dict[tuple[str, Piece], int] = {}
+        if self.initial is not None:
+            for space in self.initial.spaces():
+                for piece, n in self.initial.pieces(space).items():
+                    want[(space, piece)] = n
+        for key in set(self.table.placed) | set(want):
+            have = len(self.table.placed.get(key, ()))
+            for _ in range(have - want.get(key, 0)):
+                self.table.take(*key)
+            for _ in range(want.get(key, 0) - have):
+                self.table.put(*key)
 
     def close(self) -> None:
         self.runtime.stop()
@@ -246,6 +261,8 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
     if step.expect_undo_wait is not None:
         want = step.expect_undo_wait
         check("the undo wait " + ("starting" if want else "ending"), lambda: (rt.snapshot().get("undo_wait") is not None) == want)
+    if step.expect_pending:
+        check("a move read from the table", lambda: _open_reading(rt))
     if step.expect_moves is not None:
         n = step.expect_moves
         check(f"{n} accepted moves", lambda: _moves(rt) == n and not _open_reading(rt))
@@ -281,4 +298,106 @@ def intro() -> Message:
     )
 
 
-__all__ = ["DEMO_PIN", "Demo", "DemoError", "DemoTable", "build_demo", "run_script", "demo_data_dir", "intro", "os"]
+# -- demos of the other games --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameDemo:
+    """A scripted demo of one game: its set-up, the spaces with an antenna under them, the script and
+    the lines that introduce it. Each game's module (``tableref.demo_<game>``) defines ``DEMO``."""
+
+    game_id: str
+    setup: dict[str, Any]
+    spaces: tuple[str, ...]
+    script: tuple[Step, ...]
+    intro: Message
+    player_names: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+    quiet_timeout: float = 4.0  # at speed 1 (scaled down with --speed like China's)
+    close_on_complete: bool = True  # False: a complete reading waits (for a declaration, the next player, the timeout)
+
+    def initial_board(self) -> Any:
+        """What the table shows after the game's set-up (Cheops: the pyramid's treasures and laws)."""
+        from scorer.core.game import SetupOptions
+        from scorer.core.registry import get_game
+
+        game = get_game(self.game_id)
+        return game.visible_board(game.setup(SetupOptions.from_json(self.setup)))
+
+
+NO_CAMERA_NOTE = ("camera: not used -- vision layouts exist only for China's boards; the emulated sensor board "
+                  "has an antenna under every space of this game")
+
+
+def game_demo(game_id: str) -> GameDemo:
+    import importlib
+
+    if game_id not in GAME_DEMOS:
+        raise DemoError(f"no demo for {game_id!r} (choose from china, {', '.join(GAME_DEMOS)})")
+    demo: GameDemo = importlib.import_module(f"tableref.demo_{game_id}").DEMO
+    return demo
+
+
+def script_uids(script: tuple[Step, ...], initial: Any = None, first: int = 0xD0000000) -> dict[Piece, list[str]]:
+    """One tag per piece of the set-up and per piece the script ever puts down."""
+    count: dict[Piece, int] = {}
+    for space in (initial.spaces() if initial is not None else ()):
+        for piece, n in initial.pieces(space).items():
+            count[piece] = count.get(piece, 0) + n
+    for step in script:
+        for _space, owner, kind in step.put:
+            piece = Piece(owner, kind)
+            count[piece] = count.get(piece, 0) + 1
+    out: dict[Piece, list[str]] = {}
+    n = first
+    for piece in sorted(count, key=lambda p: (p.owner, p.kind)):
+        out[piece] = []
+        for _ in range(count[piece]):
+            out[piece].append(f"{n:08X}")
+            n += 1
+    return out
+
+
+def build_game_demo(gd: GameDemo, data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0.8,
+                    quiet_timeout: float = 4.0) -> Demo:
+    """The same runtime as China's demo for another game: the emulated sensor board with an antenna
+    under every space in ``gd.spaces``, mock GPIO, no camera (vision layouts exist only for China)."""
+    from firmware_bridge.board import SensorBoard
+    from firmware_bridge.emulator import EmulatedSensorBoard
+    from firmware_bridge.link import ReconnectPolicy, SensorLink
+    from firmware_bridge.transport import PortSpec
+    from firmware_bridge.wiring import WiringMap
+    from hardware.gpio import GpioPins
+    from hardware.tag_registry import TagRegistry
+    from tableref.devices import GpioDevice, SensorBoardDevice
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    initial = gd.initial_board()
+    uids = script_uids(gd.script, initial)
+    registry = TagRegistry(data_dir / "tags.json", {uid: piece for piece, us in uids.items() for uid in us})
+    registry.save()
+    antenna_of = {s: i for i, s in enumerate(gd.spaces)}
+    wiring = WiringMap.of({i: s for s, i in antenna_of.items()}, board=gd.game_id)
+    emulator = EmulatedSensorBoard(antennas=len(gd.spaces), seed=5, max_tags=16)
+    link = SensorLink(PortSpec(path=emulator.device_path), policy=ReconnectPolicy(initial=0.05, cap=1.0))
+    sensor = SensorBoard(link, wiring, registry)
+    settings = TableSettings(settle=settle, reconciler=ReconcilerSettings(complete_grace=complete_grace, quiet_timeout=quiet_timeout,
+                                                                          close_on_complete=gd.close_on_complete),
+                             name="demo table", player_names=gd.player_names)
+    runtime = Runtime(store_path=str(data_dir / "demo.sqlite"), game_id=gd.game_id, setup=dict(gd.setup), settings=settings,
+                      registry=registry)
+    runtime.add_device(SensorBoardDevice(sensor, emulator=emulator))
+    gpio = GpioDevice(GpioPins(), pin_factory="mock", expected_sources=1)
+    runtime.add_device(gpio)
+    table = DemoTable(emulator, antenna_of, uids, None)
+    missing = sorted(set(initial.spaces()) - set(antenna_of))
+    if missing:
+        raise DemoError(f"the set-up puts pieces on spaces without an antenna: {', '.join(missing)}")
+    for space in initial.spaces():  # the players set the game up before the referee starts
+        for piece, n in sorted(initial.pieces(space).items()):
+            for _ in range(n):
+                table.put(space, piece)
+    return Demo(runtime, table, gpio, None, data_dir, [NO_CAMERA_NOTE, *gd.notes], initial)
+
+
+__all__ = ["DEMO_PIN", "Demo", "DemoError", "DemoTable", "GAME_DEMOS", "GameDemo", "build_demo", "build_game_demo", "game_demo",
+           "run_script", "demo_data_dir", "intro", "os"]

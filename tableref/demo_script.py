@@ -35,11 +35,16 @@ class Step:
     expect_clear: bool = False  # the flag must be gone
     expect_undo_wait: bool | None = None
     expect_over: bool = False
+    expect_pending: bool = False  # a legal move must be read and wait on the table (for a declaration)
     pause: float = 1.0  # seconds to wait before the step (scaled by --speed)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 H, E = "house", "emissary"
+
+# the games whose demo works besides China's, in the order of ``tableref demo --game``; each has a
+# module ``tableref.demo_<game>`` with ``DEMO`` (a ``tableref.demo.GameDemo``)
+GAME_DEMOS: tuple[str, ...] = ("great_wall", "cheops", "zhang_yi", "ming")
 
 SETUP = {"players": ["blue", "green", "red"], "board": "china-a"}
 

@@ -443,15 +443,34 @@ class Table:
             return refused(Message(f"Cannot read the declaration: {exc}", f"无法读取声明：{exc}"))
         if getattr(parsed, "placements", None):
             return refused(Message("Pieces are read from the table, not declared.", "棋子由版图读取，不需要声明。"))
-        if self.reconciler.reading is not None or self.reconciler.flag is not None:
+        on_table = self.reconciler.reading is not None or self.reconciler.flag is not None
+        if on_table and not self._shows(parsed):
+            # a declaration may complete the move the table shows (what the sensors cannot see: draws,
+            # a kept treasure, a law's number ...), but never contradict it
             return refused(Message("Finish or clear what is on the table first.", "请先完成或清理版图上的行动。"))
         try:
             s.record_move((parsed,), "declared", actor, player=getattr(parsed, "player", None))
         except IllegalMove as exc:
             v = exc.violations[0]
             return refused(v.message, violations=[x.to_json() for x in exc.violations])
+        if on_table:
+            for d in self.reconciler.reset("corrected"):
+                self._handle(d)
         self.step()
         return ok("Declared: " + s.game.describe_move(parsed).en, "已声明：" + s.game.describe_move(parsed).zh)
+
+    def _shows(self, move: Any) -> bool:
+        """The settled table is exactly the engine's board after ``move`` (the move it shows)."""
+        s = self.session
+        self.view = self.stabiliser.view(self.clock())
+        if self.view.busy:
+            return False
+        sensed = remove_offset(self.view.merged_with(s.expected_table()), s.offset)
+        try:
+            after = s.game.apply_unchecked(s.state, move)
+        except Exception:  # a move the engine cannot apply here shows nothing
+            return False
+        return s.game.visible_board(after) == sensed
 
     def new_game(self, setup: Mapping[str, Any], actor: str, authorised: bool) -> CommandResult:
         s = self.session

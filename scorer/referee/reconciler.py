@@ -552,7 +552,9 @@ def _by_appearance(explanations: Sequence[Explanation], view: StableView) -> lis
     """Most likely first: lowest cost, then the reading whose pieces appeared earliest (in a burst of
     turns the first player's pieces were put down first)."""
     def latest(e: Explanation) -> float:
-        spaces = [p.space for m in e.moves for p in (getattr(m, "placements", None) or ())]
+        # a game's placements may be other values than pieces on spaces (Zhang Yi: (area, strength))
+        spaces = [sp for m in e.moves for p in (getattr(m, "placements", None) or ())
+                  if isinstance(sp := getattr(p, "space", None), str)]
         return max((view.appeared(s) for s in spaces), default=0.0)
 
     return sorted(explanations, key=lambda e: (e.cost, latest(e)))

@@ -26,11 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     _web_args(p, default_host=None, default_port=None)
     p.set_defaults(func=cmd_run)
 
-    d = sub.add_parser("demo", help="a whole refereed game of China on an emulated table (the README's main job)",
+    d = sub.add_parser("demo", help="a whole refereed game of China on an emulated table (the README's main job); --game for the others",
                        description="Run the real runtime with the emulated sensor board on a pseudo-terminal, mock GPIO buttons and "
                                    "a card-reader twin, and play a scripted China game that includes an illegal move, which is "
                                    "flagged and then put right. After the final scoreboard the dashboard keeps serving until Ctrl-C "
-                                   "(use --exit-when-done to stop at once, --loop to play again and again).")
+                                   "(use --exit-when-done to stop at once, --loop to play again and again). --game plays a short scripted game of "
+                                   "one of the other games instead.")
     _web_args(d, default_host="127.0.0.1", default_port=8080)
     d.add_argument("--speed", type=float, default=1.0,
                    help="pace of the scripted players (2 = twice as fast; default 1); above 1 the referee's settle, "
@@ -39,6 +40,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--exit-when-done", action="store_true", help="exit after the final scoreboard instead of serving on")
     d.add_argument("--loop", action="store_true", help="start a new game after each one (until Ctrl-C)")
     d.add_argument("--no-camera", action="store_true", help="leave the synthetic camera out (the sensor board then covers every space)")
+    from tableref.demo_script import GAME_DEMOS
+
+    d.add_argument("--game", choices=["china", *GAME_DEMOS], default="china",
+                   help="which game to referee (default china: the whole game). The other games' demos are short: a few "
+                        "turns including an illegal move and its correction, then the scoreboard; they use the sensor board "
+                        "only (no camera) and declare what no sensor sees (draws ...) as the dashboard would")
     d.set_defaults(func=cmd_demo)
 
 
@@ -109,18 +116,25 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from tableref.console import ConsolePrinter, format_scoreboard
-    from tableref.demo import DEMO_PIN, SETUP, build_demo, demo_data_dir, intro, run_script
+    from tableref.demo import DEMO_PIN, SCRIPT, SETUP, build_demo, build_game_demo, demo_data_dir, game_demo, intro, run_script
     from tableref.runtime import start_dashboard
 
     if args.speed <= 0:
         raise DemoArgError("--speed must be positive")
+    game_id = getattr(args, "game", "china")
     data_dir, temporary = demo_data_dir(args.data_dir)
     # faster players also get a faster referee, within what the sensors need
     speed = max(args.speed, 1.0)
-    demo = build_demo(data_dir, camera=False if args.no_camera else None, settle=max(0.15, 0.4 / speed),
-                      complete_grace=max(0.2, 0.8 / speed), quiet_timeout=max(1.0, 4.0 / speed))
+    timings = dict(settle=max(0.15, 0.4 / speed), complete_grace=max(0.2, 0.8 / speed), quiet_timeout=max(1.0, 4.0 / speed))
+    if game_id == "china":
+        demo = build_demo(data_dir, camera=False if args.no_camera else None, **timings)
+        setup, script, m = dict(SETUP), SCRIPT, intro()
+    else:
+        gd = game_demo(game_id)
+        timings["quiet_timeout"] = max(1.0, gd.quiet_timeout / speed)
+        demo = build_game_demo(gd, data_dir, **timings)
+        setup, script, m = dict(gd.setup, game=gd.game_id), gd.script, gd.intro
     rt = demo.runtime
-    m = intro()
     _say(m.en)
     _say(m.zh)
     for note in demo.notes:
@@ -153,12 +167,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 game += 1
                 if game > 1:
                     # the players clear the table, then set up the next game
-                    _clear_table(demo)
-                    wait_until(lambda: not rt.snapshot()["sensors"]["sensed"], 20.0)
-                    res = rt.new_game(dict(SETUP), "demo", authorised=True)
+                    if game_id == "china":
+                        _clear_table(demo)
+                        wait_until(lambda: not rt.snapshot()["sensors"]["sensed"], 20.0)
+                    else:
+                        demo.reset_table()
+                        want = demo.initial.to_json() if demo.initial is not None else {}
+                        wait_until(lambda: rt.snapshot()["sensors"]["sensed"] == want, 20.0)
+                    res = rt.new_game(dict(setup), "demo", authorised=True)
                     if not res.ok:
                         raise DemoArgError(str(res.message))
-                run_script(demo, speed=args.speed, timeout=max(20.0, 20.0 / args.speed))
+                run_script(demo, speed=args.speed, timeout=max(20.0, 20.0 / args.speed), script=script)
+                if game_id != "china":
+                    # the short demos stop right after their last move: let its lines out before the scoreboard
+                    wait_until(lambda: printer._sub.queue.empty(), 2.0)
+                    threading.Event().wait(0.3)
                 snap = rt.snapshot()
                 _say("")
                 _say(format_scoreboard(snap, args.lang))
