@@ -70,11 +70,12 @@ def format_scoreboard(snapshot: dict[str, Any], lang: str = "both") -> str:
     cats = scores.get("categories", [])
     names = snapshot.get("player_names", {})
     lines = ["Scoreboard / 计分板" + (" (final / 最终)" if scores.get("final") else "")]
-    header = f"  {'player':<18}{'total':>6}" + "".join(f"{c:>11}" for c in cats)
+    widths = [max(10, len(c)) + 1 for c in cats]  # long category names must not run together
+    header = f"  {'player':<18}{'total':>6}" + "".join(f"{c:>{w}}" for c, w in zip(cats, widths))
     lines.append(header)
     for p in sorted(scores.get("players", []), key=lambda p: (-p["total"], p["player"])):
         label = p["player"] + (f" ({names[p['player']]})" if names.get(p["player"], p["player"]) != p["player"] else "")
-        lines.append(f"  {label:<18}{p['total']:>6}" + "".join(f"{p['breakdown'].get(c, 0):>11}" for c in cats))
+        lines.append(f"  {label:<18}{p['total']:>6}" + "".join(f"{p['breakdown'].get(c, 0):>{w}}" for c, w in zip(cats, widths)))
     outcome = snapshot.get("outcome")
     if outcome:
         lines.append(f"  winner(s) / 获胜者: {', '.join(outcome.get('winners', []))} -- {_pick(outcome.get('reason'), lang)}")
