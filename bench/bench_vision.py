@@ -8,7 +8,10 @@ frames with varied perturbations, in colour mode and marker mode.
 Frames come in groups of ``--per-pose`` with one camera pose each (a fixed camera over a game):
 the first frame of a group registers the board (full marker detection, timed separately), the
 others keep the registration and read the pieces ("the board has not moved"). Each frame is also
-read a second time with fresh sensor noise only (nothing on the table changed). Timings use one
+read a second time with fresh sensor noise only (nothing on the table changed), and every
+``--move-every``-th frame a third time with one piece taken away and nothing else changed (the
+frame differs only where that piece was seen: the per-space change detection re-reads only the
+spaces near it; the line reports its time and whether those boards came out right). Timings use one
 OpenCV thread. Accuracy counts spaces the reader did not flag as occluded; a frame's whole board
 is correct when every space is read right and nothing is flagged that was not covered.
 """
@@ -45,12 +48,49 @@ def _dump(folder: str, i: int, space: str, r, reader, layout, want, got, tag: st
     print(f"   {tag} frame {i} {space}: want {dict(want)} got {dict(got)} {r.conditions.describe()}")
 
 
+def board_ok_full(det, r) -> bool:
+    """Every space not flagged occluded read right (the same test as for the one-move read)."""
+    return all(s.occluded or Counter(dict(s.pieces)) == r.truth.board.pieces(s.space) for s in det.spaces)
+
+
+def _one_move(layout, r, cond, tag_map, rng):
+    """The frame of ``r`` with one piece taken away: the scene rendered without that piece,
+    pasted in only where the piece was seen (its prism's outline, grown by 3 px)."""
+    from vision.render import render
+
+    pls = list(r.truth.placements)
+    gone = pls.pop(int(rng.integers(len(pls))))
+    # a piece standing on the removed one goes too (a house on a fortress)
+    pls = [p for p in pls if not (p.space == gone.space and p.base > 0 and gone.base == 0
+                                  and layout.pieces[gone.piece.kind].neutral)]
+    after = render(layout, r.truth.board, cond, tag_map=tag_map, placements=tuple(pls))
+    cam = r.truth.camera
+    mask = np.zeros(r.image.shape[:2], np.uint8)
+    for p in r.truth.placements:
+        if p in pls:
+            continue
+        spec = layout.pieces[p.piece.kind]
+        outline = spec.outline(p.x, p.y, p.angle)
+        pts = np.vstack([cam.project(outline, -p.base), cam.project(outline, -(p.base + spec.height))])
+        cv2.fillConvexPoly(mask, cv2.convexHull(pts.astype(np.float32)).astype(np.int32), 1)
+    mask = cv2.dilate(mask, np.ones((7, 7), np.uint8)).astype(bool)
+    img = r.image.copy()
+    img[mask] = after.image[mask]
+    from scorer.core.types import Board
+
+    counts: dict[str, Counter] = {}
+    for p in pls:
+        counts.setdefault(p.space, Counter())[p.piece] += 1
+    return img, Board.from_counts({k: dict(v) for k, v in counts.items()})
+
+
 def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: int, seed: int,
-             hand_probability: float, strength: float, dump: str | None = None) -> dict:
+             hand_probability: float, strength: float, dump: str | None = None, move_every: int = 2) -> dict:
     from vision.reader import BoardReader
     from vision.render import default_tag_map, random_board, random_conditions, render
 
     rng = np.random.default_rng(seed)
+    move_rng = np.random.default_rng(seed + 7)  # its own stream: the frames stay those of earlier runs
     tag_map = default_tag_map(layout) if mode == "marker" else None
     reader = BoardReader(layout, mode=mode, tag_map=tag_map)
     stats = Counter()
@@ -58,6 +98,8 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
     t_read: list[float] = []
     t_same: list[float] = []
     t_reg: list[float] = []
+    t_move: list[float] = []
+    move_spaces: list[int] = []
     t_parts: dict[str, list[float]] = {}
     cover: dict[str, list[float]] = {k: [] for k in ("tilt_deg", "roll_deg", "fill", "fov_deg", "blur", "noise",
                                                      "gradient", "vignette", "brightness")}
@@ -83,6 +125,7 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
         flags["jpeg"] += cond.jpeg_quality is not None
         flags["shadow"] += bool(cond.shadows)
         flags["hand"] += cond.hand is not None
+        reader._last = None  # a new position: time (and check) a full read, not a partial one
         t0 = time.perf_counter()
         det = reader.read(r.image, at=float(i))
         dt = (time.perf_counter() - t0) * 1e3
@@ -108,6 +151,21 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
         det2 = reader.read(again, at=float(i) + 0.5)
         t_same.append((time.perf_counter() - t0) * 1e3)
         stats["same_reused"] += det2.reused
+        if move_every and i % move_every == 0 and r.truth.placements:
+            # one piece taken away, nothing else changed: the frame is the same but for the
+            # piece's own pixels (taken from a render of the scene without it)
+            moved, board_after = _one_move(layout, r, cond, tag_map, move_rng)
+            cv2.randn(noise, 0, 2)
+            moved = np.clip(moved.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+            t0 = time.perf_counter()
+            det3 = reader.read(moved, at=float(i) + 0.7)
+            t_move.append((time.perf_counter() - t0) * 1e3)
+            if det3.partial is not None:
+                move_spaces.append(det3.partial)
+            ok = all(s.occluded or Counter(dict(s.pieces)) == board_after.pieces(s.space) for s in det3.spaces)
+            stats["move_frames"] += 1
+            stats["move_ok"] += ok
+            stats["move_full_ok"] += board_ok_full(det, r)
         truth_occ = r.truth.occluded
         flagged = set(det.occluded)
         board_ok = True
@@ -148,7 +206,7 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
             if flagged:
                 stats["clear_false_occ_frames"] += 1
     return {"mode": mode, "size": size, "stats": stats, "errors": errors, "t_read": t_read, "t_same": t_same,
-            "t_reg": t_reg, "t_parts": t_parts, "cover": cover, "flags": flags}
+            "n_spaces": len(layout.spaces), "t_reg": t_reg, "t_move": t_move, "move_spaces": move_spaces, "t_parts": t_parts, "cover": cover, "flags": flags}
 
 
 def _ms(values: list[float]) -> str:
@@ -186,6 +244,12 @@ def report(res: dict) -> None:
     print("   of which: " + ", ".join(f"{k} {np.median(v):.1f}" for k, v in parts.items() if k != "total"))
     print(f"ms per frame, nothing changed (reused {s['same_reused']}/{len(res['t_same'])}): {_ms(res['t_same'])}")
     print(f"ms per full registration (marker detection, after a move): {_ms(res['t_reg'])}")
+    if res["t_move"]:
+        ms = res["move_spaces"]
+        print(f"ms per frame, one piece taken away (only changed spaces re-read, {len(ms)}/{s['move_frames']} partial, "
+              f"median {np.median(ms) if ms else 0:.0f} of {res['n_spaces']} spaces): {_ms(res['t_move'])}")
+        print(f"   one-move boards right (spaces not flagged): {s['move_ok']}/{s['move_frames']} "
+              f"(the full reads of the same scenes before the move: {s['move_full_ok']}/{s['move_frames']})")
 
 
 def coverage(results: list[dict]) -> None:
@@ -217,6 +281,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (1 = one core)")
     ap.add_argument("--dump", help="folder to save crops of misread spaces into")
+    ap.add_argument("--move-every", type=int, default=2, help="time a one-piece move on every Nth frame (0: never)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
     from vision.layout import load_layout
@@ -229,7 +294,7 @@ def main(argv: list[str]) -> int:
     for k, mode in enumerate(m.strip() for m in args.modes.split(",") if m.strip()):
         t0 = time.perf_counter()
         res = run_mode(mode, layout, args.frames, size, args.per_pose, args.seed + 1000 * k, args.hand, args.strength,
-                       args.dump)
+                       args.dump, args.move_every)
         report(res)
         print(f"({time.perf_counter() - t0:.0f} s including rendering)")
         results.append(res)

@@ -70,6 +70,54 @@ def look_at_camera(
     return Camera(intrinsics(size, fov_deg), R, t, size)
 
 
+def focal_from_homography(H: np.ndarray, size: tuple[int, int]) -> tuple[float | None, float]:
+    """Focal length (px) of an ideal camera (square pixels, principal point at the image centre)
+    from a plane's homography, and the tilt (degrees) under which it was measured.
+
+    The two rotation columns must be orthogonal and of equal length: two equations in 1/f^2
+    (Zhang's plane calibration with one unknown), solved by least squares. Returns ``None`` for
+    the focal length when they do not give a positive solution. With the camera nearly straight
+    above the plane the perspective terms vanish and the estimate is unreliable: callers weigh it
+    by the returned tilt.
+    """
+    w, h = size
+    T = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
+    G = T @ np.asarray(H, float)
+    G = G / np.linalg.norm(G[:2, :2])
+    h1, h2 = G[:, 0], G[:, 1]
+    a1, b1 = h1[0] * h2[0] + h1[1] * h2[1], h1[2] * h2[2]
+    a2, b2 = h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2, h1[2] ** 2 - h2[2] ** 2
+    den = a1 * a1 + a2 * a2
+    u = -(a1 * b1 + a2 * b2) / den if den > 0 else -1.0
+    f = 1.0 / math.sqrt(u) if u > 0 else None
+    # tilt of the optical axis, measured with the estimate (or a nominal 66 degree lens)
+    fx = f if f is not None else (w / 2) / math.tan(math.radians(33))
+    M = np.linalg.inv(np.array([[fx, 0, 0], [0, fx, 0], [0, 0, 1.0]])) @ G
+    r1, r2 = M[:, 0] / np.linalg.norm(M[:, 0]), M[:, 1] / np.linalg.norm(M[:, 1])
+    n = np.cross(r1, r2)
+    tilt = math.degrees(math.acos(min(1.0, abs(float(n[2])) / max(1e-12, float(np.linalg.norm(n))))))
+    return f, tilt
+
+
+def estimate_fov(H: np.ndarray, size: tuple[int, int], prior_deg: float, *, full_tilt_deg: float = 8.0,
+                 min_tilt_deg: float = 4.0, clamp: float = 0.6) -> float:
+    """Horizontal field of view for ``camera_from_homography``: the one measured from the
+    homography's perspective (``focal_from_homography``) when the camera is tilted enough for it
+    to be well conditioned (>= ``full_tilt_deg``), the prior when it looks straight down
+    (< ``min_tilt_deg``; there the prior matters least: parallax is then radial and small), a blend
+    in between. The measured focal length is kept within ``clamp`` (relative) of the prior's."""
+    w = size[0]
+    f_prior = (w / 2) / math.tan(math.radians(prior_deg) / 2)
+    f, tilt = focal_from_homography(H, size)
+    if f is None or tilt < min_tilt_deg:
+        return prior_deg
+    f = min(max(f, f_prior * (1 - clamp)), f_prior / (1 - clamp))
+    wgt = min(1.0, (tilt - min_tilt_deg) / (full_tilt_deg - min_tilt_deg))
+    # blend in 1/f (proportional to tan(fov/2))
+    inv = wgt / f + (1 - wgt) / f_prior
+    return math.degrees(2 * math.atan((w / 2) * inv))
+
+
 def camera_from_homography(H: np.ndarray, size: tuple[int, int], fov_deg: float) -> np.ndarray | None:
     """Estimate the camera centre (board mm, z < 0) from a board->image homography, assuming an
     ideal camera with the given horizontal field of view. Used only to predict parallax (how far

@@ -22,7 +22,7 @@ import numpy as np
 from scorer.core.observation import Observation, SpaceReading
 from scorer.core.types import Piece
 from vision.calibration import PX_PER_MM, Calibration, default_calibration
-from vision.geometry import camera_from_homography, parallax
+from vision.geometry import camera_from_homography, estimate_fov, parallax
 from vision.layout import Layout, PieceSpec
 from vision.markers import PIECE_DICTIONARY, piece_detector
 from vision.registration import Registrar, Registration
@@ -30,12 +30,17 @@ from vision.registration import Registrar, Registration
 DEFAULT_FOV_DEG = 66.0
 AREA_GROWTH = 1.2
 STRONG_CHROMA = 22  # L1 distance in (a, b) from the empty board: surely a piece (or a hand)
-WEAK_CHROMA = 10  # a little different: enough to notice a hand, not to read a piece
+CLIP_LEVEL = 246.0  # a channel this bright may be clipped by the camera
+CLIPPED_CHROMA = 14  # weak-foreground chroma threshold where the camera may clip
+WEAK_CHROMA = 10
+NEAR_PIECE_CHROMA = 16  # weak-foreground threshold 2-6 mm from a piece (colour bleeding)  # a little different: enough to notice a hand, not to read a piece
 UNKNOWN_DISTANCE = 24.0  # farther than this from every piece colour: not a piece
 HAND_MIN_AREA_MM2 = 150.0
 EDGE_MIN = 12  # gradient of a printed line on the reference board
 BLOCK_MM = 10.0  # block size for the "printed lines vanished" test  # unexplained foreground at least this big is a hand or an arm
-SLEEVE_MIN_AREA_MM2 = 2500.0  # a piece-coloured blob this big is not pieces
+FALLBACK_CONFIDENCE = 0.6  # marker mode: a piece read by colour because its tag was not decoded
+SLEEVE_MIN_AREA_MM2 = 2500.0
+CHANGE_TOL = 8  # levels in any colour channel: a 10 mm block of the rectified board that changed more was touched  # a piece-coloured blob this big is not pieces
 
 
 class Mode(enum.StrEnum):
@@ -77,6 +82,7 @@ class Detection:
     off_space: tuple[tuple[str, float, float], ...] = ()  # (description, x mm, y mm)
     timings_ms: Mapping[str, float] = field(default_factory=dict)
     reused: bool = False  # nothing changed since the last frame: the last reading was kept
+    partial: int | None = None  # only this many spaces were read again (the rest changed nothing)
 
     @property
     def occluded(self) -> tuple[str, ...]:
@@ -116,8 +122,9 @@ class BoardReader:
     """
 
     def __init__(self, layout: Layout, *, mode: Mode | str = Mode.COLOUR, calibration: Calibration | None = None,
-                 tag_map: Mapping[int, Piece] | None = None, fov_deg: float = DEFAULT_FOV_DEG,
-                 clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None):
+                 tag_map: Mapping[int, Piece] | None = None, fov_deg: float = DEFAULT_FOV_DEG, estimate_fov: bool = True,
+                 clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None,
+                 incremental: bool = True):
         self.layout = layout
         self.mode = Mode(mode)
         self.cal = calibration or default_calibration(layout, PX_PER_MM)
@@ -130,6 +137,8 @@ class BoardReader:
         if self.mode is Mode.MARKER and not self.tag_map:
             raise ValueError("marker mode needs a tag map (tag id -> piece)")
         self.fov_deg = fov_deg
+        self.estimate_fov = estimate_fov
+        self.incremental = incremental  # re-read only the spaces whose image changed
         self.clock = clock
         self.registrar = registrar or Registrar(layout)
         self.tag_detector = piece_detector(PIECE_DICTIONARY)
@@ -142,6 +151,11 @@ class BoardReader:
         self._prep_spaces()
         self._last: tuple[np.ndarray, Detection] | None = None
         self._maps: tuple | None = None
+        self._cam: tuple | None = None
+        self._thumb_map: tuple | None = None
+        self._thumb_origin = (0, 0)
+        self._light: np.ndarray | None = None  # the last full read's light correction (1/8 scale)
+        self._trace: list | None = None  # debugging: (component, space, expected areas, result)
 
     # ------------------------------------------------------------------ set-up
     def _prep_reference(self) -> None:
@@ -150,8 +164,16 @@ class BoardReader:
         self._q = 8
         self._small_size = (max(1, w // self._q), max(1, h // self._q))
         self._ref_small = cv2.resize(ref, self._small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
+        # brightest reference value per thumbnail block and channel: where the light makes it
+        # reach the sensor's limit, the camera clips and colours shift (see ``_normalise_light``)
+        sw, sh = self._small_size
+        blocks = ref[:sh * self._q, :sw * self._q].reshape(sh, self._q, sw, self._q, 3)
+        self._ref_small_max = blocks.max(axis=(1, 3)).astype(np.float32)
+        self._clip_prone: np.ndarray | None = None
+        self._cur_a8 = self._cur_b8 = None
         lab = self.cal.reference_lab.astype(np.float32)
         self._ref_L = lab[..., 0]
+        self._ref_L8 = np.ascontiguousarray(self.cal.reference_lab[..., 0])
         # darkest reference value nearby: a print line that the registration misses by a
         # millimetre must not look like a dark piece
         self._ref_L_min = cv2.erode(lab[..., 0], np.ones((3, 3), np.uint8))
@@ -188,6 +210,12 @@ class BoardReader:
             m = np.zeros((y1 - y0, x1 - x0), np.uint8)
             cv2.fillPoly(m, [np.round((poly - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
             self._space_masks.append(((x0, y0, x1, y1), m))
+        # which spaces each 10 mm block of the board can affect (their 30 mm reach)
+        nbx, nby = self._blocks
+        self._block_spaces = np.zeros((nby, nbx, len(self._space_masks)), bool)
+        blk = BLOCK_MM * s
+        for i, ((x0, y0, x1, y1), _) in enumerate(self._space_masks):
+            self._block_spaces[int(y0 // blk):int(-(-y1 // blk)), int(x0 // blk):int(-(-x1 // blk)), i] = True
         self._grow_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
         # which space a board point belongs to: label image of spaces grown by 8 mm
         lab = np.full((h, w), -1, np.int16)
@@ -223,31 +251,113 @@ class BoardReader:
             return Detection(at, self.mode, reg, prev.spaces, prev.off_space,
                              {"registration": (t_reg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3},
                              reused=True)
-        rect = self._rectify(frame, reg.homography)
+        redo = self._changed_spaces(small, reg)
+        if redo is not None and not redo:
+            prev = self._last[1]  # the change was outside every space's reach
+            return Detection(at, self.mode, reg, prev.spaces, prev.off_space,
+                             {"registration": (t_reg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3},
+                             reused=True)
+        roi = self._roi(redo) if redo is not None else None
+        rect = self._rectify(frame, reg.homography, roi)
         t_rect = time.perf_counter()
-        cam = camera_from_homography(reg.homography, (frame.shape[1], frame.shape[0]), self.fov_deg)
-        corrected = self._normalise_light(rect)
-        labels, weak = self._classify(corrected)
+        cam = self._camera(reg.homography, (frame.shape[1], frame.shape[0]))
+        corrected = self._normalise_light(rect, roi)
+        labels, weak = self._classify(corrected, roi)
         t_cls = time.perf_counter()
         tags: list[tuple[Piece | None, int, float, float, np.ndarray]] = []
         if self.mode is Mode.MARKER:
-            tags = self._read_tags(gray, reg, cam)
+            tags = self._read_tags(gray, reg, cam, roi)
             self._mask_tags(labels, weak, tags)
-        occ_spaces, occ_mask = self._occlusion(labels, weak, self._last_l)
-        comps, sleeve = self._components(labels, occ_mask)
+        occ_spaces, occ_mask = self._occlusion(labels, weak, self._last_l, roi)
+        comps, sleeve = self._components(labels, occ_mask, roi)
         occ_spaces |= sleeve
+        if redo is not None and occ_spaces:
+            # a hand (or sleeve) in the changed part: read the whole board, so that all of it
+            # is found, not just what lies inside the crop
+            self._last = None
+            return self.read(frame, at)
         t_seg = time.perf_counter()
         if self.mode is Mode.COLOUR:
             spaces, off = self._count_colour(comps, cam, occ_spaces)
         else:
             spaces, off = self._count_tags(tags, comps, cam, occ_spaces)
+        if redo is not None:
+            spaces, off = self._merge(redo, occ_spaces, spaces, off, roi)
         t_end = time.perf_counter()
         det = Detection(at, self.mode, reg, spaces, off, {
             "registration": (t_reg - t0) * 1e3, "rectify": (t_rect - t_reg) * 1e3,
             "classify": (t_cls - t_rect) * 1e3, "segment": (t_seg - t_cls) * 1e3,
-            "count": (t_end - t_seg) * 1e3, "total": (t_end - t0) * 1e3})
+            "count": (t_end - t_seg) * 1e3, "total": (t_end - t0) * 1e3},
+            partial=len(redo) if redo is not None else None)
         self._last = (small, det)
         return det
+
+    # ------------------------------------------------------------------ per-space change detection
+    def _changed_spaces(self, small: np.ndarray, reg: Registration) -> set[int] | None:
+        """Spaces to read again: those within reach (30 mm, as for occlusion) of a part of the
+        board whose image changed since the last read (8x8-pixel blocks of the frame, more than
+        6 grey levels). ``None``: read everything (no earlier read with this registration, or
+        much of the board changed, e.g. the light)."""
+        if not self.incremental or self._last is None or reg.fresh or self._last[0].shape != small.shape:
+            return None
+        changed = cv2.absdiff(small, self._last[0]) > 6
+        if changed.mean() > 0.3:
+            return None
+        changed = cv2.dilate(changed.view(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        blocks = self._thumb_blocks(small.shape, reg)
+        bx, by = blocks[0][changed], blocks[1][changed]
+        ok = (bx >= 0) & (by >= 0) & (bx < self._blocks[0]) & (by < self._blocks[1])
+        if not ok.any():
+            return set()
+        hit = self._block_spaces[by[ok], bx[ok]].any(axis=0)
+        return set(np.flatnonzero(hit).tolist())
+
+    def _thumb_blocks(self, shape: tuple[int, ...], reg: Registration) -> tuple[np.ndarray, np.ndarray]:
+        """For each thumbnail pixel, the 10 mm board block it shows (cached per registration)."""
+        key = (id(reg.homography), shape, self._thumb_origin)
+        if self._thumb_map is None or self._thumb_map[0] != key or self._thumb_map[1] is not reg.homography:
+            x0, y0 = self._thumb_origin
+            v, u = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float64)
+            img = np.dstack([x0 + 8 * u + 4, y0 + 8 * v + 4]).reshape(-1, 1, 2)
+            board = cv2.perspectiveTransform(img, np.linalg.inv(reg.homography)).reshape(shape[0], shape[1], 2)
+            blk = BLOCK_MM
+            bx = np.floor(board[..., 0] / blk).astype(np.int32)
+            by = np.floor(board[..., 1] / blk).astype(np.int32)
+            self._thumb_map = (key, reg.homography, (bx, by))
+        return self._thumb_map[2]
+
+    def _roi(self, redo: set[int]) -> tuple[int, int, int, int]:
+        """Board pixels to process for a partial read: the re-read spaces with their 30 mm reach
+        and 15 mm more (a piece's blob must lie wholly inside)."""
+        h, w = self._space_of.shape
+        m = int(round(15 * self.s))
+        boxes = np.array([self._space_masks[i][0] for i in redo])
+        x0, y0 = boxes[:, :2].min(axis=0) - m
+        x1, y1 = boxes[:, 2:].max(axis=0) + m
+        return int(max(0, x0)), int(max(0, y0)), int(min(w, x1)), int(min(h, y1))
+
+    def _merge(self, redo: set[int], occ_spaces: set[int], spaces: tuple[SpaceResult, ...],
+               off: tuple[tuple[str, float, float], ...], roi: tuple[int, int, int, int]
+               ) -> tuple[tuple[SpaceResult, ...], tuple[tuple[str, float, float], ...]]:
+        """A partial read: new results for the spaces read again (and any space a hand found in
+        the changed part now hides), the last results for the others."""
+        prev = self._last[1]
+        out = []
+        for i, (old, new) in enumerate(zip(prev.spaces, spaces)):
+            out.append(new if i in redo or i in occ_spaces else old)
+        x0, y0, x1, y1 = (v / self.s for v in roi)
+        kept = tuple(o for o in prev.off_space if not (x0 <= o[1] < x1 and y0 <= o[2] < y1))
+        new_off = tuple(o for o in off if x0 <= o[1] < x1 and y0 <= o[2] < y1)
+        return tuple(out), kept + new_off
+
+    def _camera(self, H: np.ndarray, size: tuple[int, int]) -> np.ndarray | None:
+        """Camera centre (board mm) for parallax, cached per homography. The field of view is
+        measured from the homography when the camera is tilted enough (``estimate_fov``);
+        ``fov_deg`` is the prior used when it looks nearly straight down."""
+        if self._cam is None or self._cam[0] is not H or self._cam[1] != size:
+            fov = estimate_fov(H, size, self.fov_deg) if self.estimate_fov else self.fov_deg
+            self._cam = (H, size, camera_from_homography(H, size, fov), fov)
+        return self._cam[2]
 
     def _board_thumbnail(self, gray: np.ndarray, reg: Registration) -> np.ndarray:
         """The board's bounding box in the frame at 1/8 size: what the change test compares
@@ -258,6 +368,7 @@ class BoardReader:
         x0, y0 = np.clip(np.floor(box.min(axis=0)).astype(int), 0, [W - 1, H - 1])
         x1, y1 = np.clip(np.ceil(box.max(axis=0)).astype(int), [x0 + 1, y0 + 1], [W, H])
         crop = gray[y0:y1, x0:x1]
+        self._thumb_origin = (int(x0), int(y0))
         return cv2.resize(crop, (max(1, crop.shape[1] // 8), max(1, crop.shape[0] // 8)), interpolation=cv2.INTER_AREA)
 
     def _unchanged(self, small: np.ndarray, last_small: np.ndarray, tol: float = 6.0) -> bool:
@@ -267,7 +378,7 @@ class BoardReader:
             return False
         return float(cv2.absdiff(small, last_small).max()) <= tol
 
-    def _rectify(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
+    def _rectify(self, frame: np.ndarray, H: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """Like ``calibration.rectify`` but with the pixel maps cached while the homography stays."""
         if self._maps is None or self._maps[0] is not H or self._maps[1] != frame.shape:
             w, h = self.cal.reference.shape[1], self.cal.reference.shape[0]
@@ -276,11 +387,25 @@ class BoardReader:
             mapped = cv2.perspectiveTransform(grid, H.astype(np.float64))
             m1, m2 = cv2.convertMaps(mapped[..., 0].copy(), mapped[..., 1].copy(), cv2.CV_16SC2)
             self._maps = (H, frame.shape, m1, m2)
-        return cv2.remap(frame, self._maps[2], self._maps[3], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        if roi is None:
+            return cv2.remap(frame, self._maps[2], self._maps[3], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        x0, y0, x1, y1 = roi
+        out = np.zeros(self.cal.reference.shape, np.uint8)
+        out[y0:y1, x0:x1] = cv2.remap(frame, self._maps[2][y0:y1, x0:x1], self._maps[3][y0:y1, x0:x1],
+                                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return out
 
-    def _normalise_light(self, rect: np.ndarray) -> np.ndarray:
+    def _normalise_light(self, rect: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """Divide out the light: a global white balance (per channel, median over the board) times
         a smooth brightness field (median-filtered over ~60 mm, so pieces and hands do not bend it)."""
+        if roi is not None and self._light is not None and self._light.shape[:2] == rect.shape[:2]:
+            # a partial read: the light is the last full read's (it did not change, or far more
+            # of the board would have), and so are its gain and clipping model
+            x0, y0, x1, y1 = roi
+            out = np.zeros_like(rect)
+            out[y0:y1, x0:x1] = cv2.multiply(rect[y0:y1, x0:x1], self._light[y0:y1, x0:x1], dtype=cv2.CV_8U)
+            return out
+        # a full read: measure the light
         small = cv2.resize(rect, self._small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
         ratio = small / self._ref_small
         wb = np.median(ratio.reshape(-1, 3), axis=0)
@@ -292,6 +417,31 @@ class BoardReader:
         inv = (1.0 / fieldf)[..., None] / wb[None, None, :].astype(np.float32)
         h, w = rect.shape[:2]
         gain = cv2.resize(inv.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+        self._light = gain
+        # pale print that this light drives into the sensor's limit: a clipped channel shifts its
+        # colour, which is not a hand (it is excluded from the weak-foreground test)
+        prone = ((self._ref_small_max / inv).max(axis=2) >= CLIP_LEVEL).astype(np.uint8)
+        if prone.any():
+            prone = cv2.dilate(prone, np.ones((3, 3), np.uint8))
+            sw, sh = self._small_size
+            full = np.zeros((h, w), np.uint8)
+            full[:sh * self._q, :sw * self._q] = cv2.resize(prone, (sw * self._q, sh * self._q),
+                                                             interpolation=cv2.INTER_NEAREST)
+            self._clip_prone = full
+            # what the empty board looks like through this light, clipped as the sensor clips it
+            # (uint8 arithmetic saturates at 255), then normalised back: the colours to compare with
+            sl = (slice(0, h), slice(0, w))
+            lit = cv2.multiply(self.cal.reference[sl], 1.0 / gain[sl], dtype=cv2.CV_8U)
+            expected = cv2.multiply(lit, gain[sl], dtype=cv2.CV_8U)
+            exp_lab = cv2.cvtColor(cv2.GaussianBlur(expected, (3, 3), 0), cv2.COLOR_BGR2LAB)
+            sel = full[sl] > 0
+            self._cur_a8 = self._ref_a8.copy()
+            self._cur_b8 = self._ref_b8.copy()
+            self._cur_a8[sl][sel] = exp_lab[..., 1][sel]
+            self._cur_b8[sl][sel] = exp_lab[..., 2][sel]
+        else:
+            self._clip_prone = None
+            self._cur_a8, self._cur_b8 = self._ref_a8, self._ref_b8
         return cv2.multiply(rect, gain, dtype=cv2.CV_8U)
 
     def _build_lut(self) -> None:
@@ -319,43 +469,82 @@ class BoardReader:
                 best[sel] = ci
         self._lut = best
 
-    def _classify(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _classify(self, img: np.ndarray, roi: tuple[int, int, int, int] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
         """Per pixel: class index (>= 0), -1 board, -2 unknown foreground; and a weak-foreground
-        mask (anything that differs a little from the board, for hand detection)."""
-        img = cv2.GaussianBlur(img, (3, 3), 0)
+        mask (anything that differs a little from the board, for hand detection). With ``roi``
+        (x0, y0, x1, y1) only that part is classified; the rest is reported as empty board."""
+        full_h, full_w = img.shape[:2]
+        x0, y0, x1, y1 = roi if roi is not None else (0, 0, full_w, full_h)
+        sl = (slice(y0, y1), slice(x0, x1))
+        img = cv2.GaussianBlur(img[sl], (3, 3), 0)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
         L, a, b = cv2.split(lab)
-        self._last_l = L
-        dab = cv2.add(cv2.absdiff(a, self._ref_a8), cv2.absdiff(b, self._ref_b8))  # L1 chroma distance
-        dark = cv2.compare(L, self._dark_limit, cv2.CMP_LT)
+        ra, rb = (self._cur_a8, self._cur_b8) if self._clip_prone is not None else (self._ref_a8, self._ref_b8)
+        dab = cv2.add(cv2.absdiff(a, ra[sl]), cv2.absdiff(b, rb[sl]))  # L1 chroma distance
+        dark = cv2.compare(L, self._dark_limit[sl], cv2.CMP_LT)
         strong = cv2.bitwise_or(cv2.compare(dab, STRONG_CHROMA, cv2.CMP_GT), dark)
-        weak = cv2.bitwise_or(cv2.compare(dab, WEAK_CHROMA, cv2.CMP_GT), cv2.compare(L, self._bright_limit, cv2.CMP_GT))
+        weak_ab = cv2.compare(dab, WEAK_CHROMA, cv2.CMP_GT)
+        if self._clip_prone is not None:
+            # where the camera may clip, only a clear colour difference counts
+            weak_ab[(self._clip_prone[sl] > 0) & (dab <= CLIPPED_CHROMA)] = 0
+        weak = cv2.bitwise_or(weak_ab, cv2.compare(L, self._bright_limit[sl], cv2.CMP_GT))
         weak = cv2.bitwise_or(weak, strong)
-        labels = np.full(L.shape, -1, np.int16)
+        labels_c = np.full(L.shape, -1, np.int16)
         idx = np.flatnonzero(strong)
         if idx.size:
             key = ((L.reshape(-1)[idx].astype(np.int32) >> 3) << 12) | ((a.reshape(-1)[idx].astype(np.int32) >> 2) << 6) \
                 | (b.reshape(-1)[idx].astype(np.int32) >> 2)
-            labels.reshape(-1)[idx] = self._lut[key]
-        return labels, (weak > 0).astype(np.uint8)
+            labels_c.reshape(-1)[idx] = self._lut[key]
+        if roi is None:
+            self._last_l, self._last_dab = L, dab
+            return labels_c, (weak > 0).astype(np.uint8)
+        labels = np.full((full_h, full_w), -1, np.int16)
+        labels[sl] = labels_c
+        weak_full = np.zeros((full_h, full_w), np.uint8)
+        weak_full[sl] = weak > 0
+        l_full = self._ref_L8.copy()  # outside the roi: the board as calibrated (nothing lost)
+        l_full[sl] = L
+        dab_full = np.zeros((full_h, full_w), np.uint8)
+        dab_full[sl] = dab
+        self._last_l, self._last_dab = l_full, dab_full
+        return labels, weak_full
 
-    def _occlusion(self, labels: np.ndarray, weak: np.ndarray, l8: np.ndarray) -> tuple[set[int], np.ndarray]:
+    def _occlusion(self, labels: np.ndarray, weak: np.ndarray, l8: np.ndarray,
+                   roi: tuple[int, int, int, int] | None = None) -> tuple[set[int], np.ndarray]:
         """Spaces near a hand or arm: large foreground not explained by piece colours. (Piece
-        coloured blobs too big to be pieces are added in ``_components``.)"""
+        coloured blobs too big to be pieces are added in ``_components``.) With ``roi`` only that
+        part of the board is looked at."""
         s = self.s
+        full_shape = labels.shape
+        ox, oy, rx1, ry1 = roi if roi is not None else (0, 0, full_shape[1], full_shape[0])
+        sl = (slice(oy, ry1), slice(ox, rx1))
+        labels, weak, dab = labels[sl], weak[sl], self._last_dab[sl]
         pieces = (labels >= 0).view(np.uint8)
         # colour bleeding around pieces (blur, JPEG chroma) is not a hand: ignore 2 mm around them
         halo = cv2.dilate(pieces, np.ones((int(round(4 * s)) | 1,) * 2, np.uint8))
         unexplained = cv2.bitwise_and(weak, 1 - halo)
+        # farther out (up to 6 mm) JPEG chroma ringing and blur still tint the board a little:
+        # there only a clearer difference counts
+        wide = cv2.dilate(pieces, np.ones((int(round(12 * s)) | 1,) * 2, np.uint8))
+        faint = cv2.compare(dab, NEAR_PIECE_CHROMA, cv2.CMP_LE)
+        unexplained[(wide > 0) & (faint > 0)] = 0
         k = max(3, int(round(5 * s)) | 1)
         unexplained = cv2.morphologyEx(unexplained, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         n, cc, stats, _ = cv2.connectedComponentsWithStats(unexplained, connectivity=8)
-        occ = np.zeros(labels.shape, np.uint8)
+        occ_c = np.zeros(labels.shape, np.uint8)
         min_area = HAND_MIN_AREA_MM2 * s * s
         for i in np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area) + 1:
             x, y, w, h = stats[i, :4]
-            occ[y:y + h, x:x + w] |= (cc[y:y + h, x:x + w] == i).view(np.uint8)
-        occ |= self._lost_structure(l8, halo)
+            occ_c[y:y + h, x:x + w] |= (cc[y:y + h, x:x + w] == i).view(np.uint8)
+        if roi is None:
+            occ, halo_full = occ_c, halo
+        else:
+            occ = np.zeros(full_shape, np.uint8)
+            occ[sl] = occ_c
+            halo_full = np.zeros(full_shape, np.uint8)
+            halo_full[sl] = halo
+        occ |= self._lost_structure(l8, halo_full, roi)
         return self._spaces_near(occ), occ
 
     @staticmethod
@@ -364,9 +553,30 @@ class BoardReader:
         gy = cv2.Sobel(l8, cv2.CV_16S, 0, 1, ksize=3)
         return cv2.convertScaleAbs(cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy)), alpha=0.5)
 
-    def _lost_structure(self, l8: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+    def _lost_structure(self, l8: np.ndarray, pieces: np.ndarray, roi: tuple[int, int, int, int] | None = None
+                        ) -> np.ndarray:
         """Blocks (BLOCK_MM square) where most of the board's printed lines have vanished and no
         piece explains it: something flat and plain lies over them (a hand, a sleeve, a card)."""
+        h, w = l8.shape
+        bpx = int(round(BLOCK_MM * self.s))
+        nbx, nby = self._blocks
+        if roi is not None and nbx * bpx == w and nby * bpx == h:
+            # only the blocks the roi touches (the block grid divides the board exactly)
+            bx0, by0 = roi[0] // bpx, roi[1] // bpx
+            bx1, by1 = min(nbx, -(-roi[2] // bpx)), min(nby, -(-roi[3] // bpx))
+            X0, Y0, X1, Y1 = bx0 * bpx, by0 * bpx, bx1 * bpx, by1 * bpx
+            p0x, p0y, p1x, p1y = max(0, X0 - 4), max(0, Y0 - 4), min(w, X1 + 4), min(h, Y1 + 4)
+            g = cv2.dilate(self._gradient(cv2.GaussianBlur(l8[p0y:p1y, p0x:p1x], (3, 3), 0)), np.ones((3, 3), np.uint8))
+            g = g[Y0 - p0y:Y1 - p0y, X0 - p0x:X1 - p0x]
+            sl = (slice(Y0, Y1), slice(X0, X1))
+            lost = (self._ref_edges[sl] > 0) & (g.astype(np.int16) * 10 < self._ref_grad[sl].astype(np.int16) * 4)
+            lost &= pieces[sl] == 0
+            frac_lost = cv2.resize(lost.astype(np.float32), (bx1 - bx0, by1 - by0), interpolation=cv2.INTER_AREA)
+            count = self._edge_count[by0:by1, bx0:bx1]
+            bad = ((count * bpx * bpx >= 12) & (frac_lost >= 0.6 * count)).astype(np.uint8)
+            out = np.zeros((h, w), np.uint8)
+            out[sl] = cv2.resize(bad, (X1 - X0, Y1 - Y0), interpolation=cv2.INTER_NEAREST)
+            return out
         g = cv2.dilate(self._gradient(cv2.GaussianBlur(l8, (3, 3), 0)), np.ones((3, 3), np.uint8))
         lost = (self._ref_edges > 0) & (g.astype(np.int16) * 10 < self._ref_grad.astype(np.int16) * 4)
         lost &= pieces == 0
@@ -374,7 +584,6 @@ class BoardReader:
         blk = BLOCK_MM * self.s
         enough = self._edge_count * blk * blk >= 12  # blocks with some printed structure
         bad = (enough & (frac_lost >= 0.6 * self._edge_count)).astype(np.uint8)
-        h, w = l8.shape
         return cv2.resize(bad, (w, h), interpolation=cv2.INTER_NEAREST)
 
     def _spaces_near(self, occ: np.ndarray) -> set[int]:
@@ -386,11 +595,17 @@ class BoardReader:
                     spaces.add(i)
         return spaces
 
-    def _components(self, labels: np.ndarray, occ: np.ndarray) -> tuple[list[_Component], set[int]]:
+    def _components(self, labels: np.ndarray, occ: np.ndarray, roi: tuple[int, int, int, int] | None = None
+                    ) -> tuple[list[_Component], set[int]]:
         """Connected blobs of one piece class each, with their shape features. Blobs far larger
         than any heap of pieces (a sleeve in a player colour) become occluders; returns the
-        spaces they hide."""
+        spaces they hide. With ``roi`` only that part of the board is looked at."""
         s = self.s
+        full_shape = labels.shape
+        ox = oy = 0
+        if roi is not None:
+            ox, oy, rx1, ry1 = roi
+            labels, occ = labels[oy:ry1, ox:rx1], occ[oy:ry1, ox:rx1]
         out: list[_Component] = []
         ker = np.ones((3, 3), np.uint8)
         player = np.zeros(labels.shape, np.uint8)
@@ -401,6 +616,22 @@ class BoardReader:
         for ci in self._neutral_kind:
             neutral[labels == ci] = 1
         unknown = (labels == -2).view(np.uint8)
+        if self.mode is Mode.MARKER:
+            # a sticker on top of a piece (undecoded, or masked out when decoded) leaves only a thin
+            # rim of the piece's colour: the sticker's black cells and white margin inside the
+            # rim's convex hull belong to the piece, and they are not a dark neutral piece
+            cnts, _ = cv2.findContours(player, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            hull = np.zeros_like(player)
+            min_px = 0.5 * math.pi * self._small_r ** 2 * self.s * self.s
+            for c in cnts:
+                h_ = cv2.convexHull(c)
+                if cv2.contourArea(h_) >= min_px:
+                    cv2.fillConvexPoly(hull, h_, 1)
+            inside = hull & (1 - player)
+            neutral[inside > 0] = 0
+            labels = labels.copy()
+            labels[inside > 0] = -2
+            player = player | hull
         player = cv2.morphologyEx(player, cv2.MORPH_OPEN, ker)
         player |= unknown & cv2.dilate(player, ker)  # blended edge pixels belong to the piece
         if occ.any():
@@ -417,8 +648,8 @@ class BoardReader:
                     continue
                 sub = (cc[y:y + h, x:x + w] == i)
                 if not is_neutral and area_px >= limit:
-                    big = np.zeros(labels.shape, np.uint8)
-                    big[y:y + h, x:x + w][sub] = 1
+                    big = np.zeros(full_shape, np.uint8)
+                    big[oy + y:oy + y + h, ox + x:ox + x + w][sub] = 1
                     extra_occ |= self._spaces_near(big)
                     continue
                 lab = labels[y:y + h, x:x + w]
@@ -426,7 +657,7 @@ class BoardReader:
                 if len(classes) == 1:
                     # the usual case: one piece colour; unknown edge pixels are already adopted
                     part = cv2.morphologyEx(sub.view(np.uint8), cv2.MORPH_CLOSE, ker)
-                    out.extend(self._features(part, int(classes[0]), x, y, single=True))
+                    out.extend(self._features(part, int(classes[0]), ox + x, oy + y, single=True))
                     continue
                 for ci in classes:
                     if (ci in self._neutral_kind) != is_neutral:
@@ -439,7 +670,7 @@ class BoardReader:
                         part = cv2.morphologyEx(part.view(np.uint8), cv2.MORPH_CLOSE, ker)
                     else:
                         part = part.view(np.uint8)
-                    out.extend(self._features(part, ci, x, y))
+                    out.extend(self._features(part, ci, ox + x, oy + y))
         return out, extra_occ
 
     def _features(self, mask: np.ndarray, ci: int, x0: int, y0: int, single: bool = False) -> list[_Component]:
@@ -555,6 +786,8 @@ class BoardReader:
             if stacked and c.area < 1.2 * ee:
                 continue  # only a big piece goes on a neutral one: this is a tinted part of it
             found, q = self._explain(c, eh, ee, big_kind, small_kind, owner, stacked)
+            if self._trace is not None:
+                self._trace.append((c, si, eh, ee, stacked, found))
             if si < 0 or si in occluded:
                 if si < 0 and c.area >= 0.6 * small_kind.area:
                     for p, n in found.items():
@@ -597,9 +830,21 @@ class BoardReader:
         # evidence that the blob is several small round pieces touching: a waist between them,
         # an elongated outline, or a ragged one
         cluster = (c.waist > 3.4) + (c.waist > 5.0) + (aspect > 1.72) + (c.fill < 0.76) + (c.peaks >= 2 and aspect > 1.45)
-        if wide and cluster < 2 and 0.7 <= r_big <= 1.7 and r_small >= 1.8:
-            q = 1 - 1.5 * abs(r_big - 1) - 0.2 * cluster
-            return Counter({Piece(owner, big.kind): 1}), float(max(0.3, q))
+        if wide and 0.7 <= r_big <= 1.7 and r_small >= 1.8:
+            # the area fits one big piece; would the small pieces it could also be have this
+            # shape? k round pieces touching: two lie side by side (long: aspect >= ~1.65 with
+            # a waist), three form a ragged trefoil (fill <= ~0.72) or a chain (long). A tall
+            # house seen obliquely is dented by its shaded wall, but keeps its fill and aspect.
+            k = max(2, int(round(r_small)))
+            if k == 2:
+                one = aspect < 1.6 or (aspect < 1.75 and c.waist < 2.5)
+            elif k == 3:
+                one = c.fill >= 0.74 and c.long < 2.5 * big.min_width
+            else:
+                one = cluster < 2
+            if one:
+                q = 1 - 1.5 * abs(r_big - 1) - 0.1 * cluster
+                return Counter({Piece(owner, big.kind): 1}), float(max(0.3, q))
         if stacked and 0.55 <= r_big <= 1.6 and r_small >= 1.6:
             # on a neutral piece (a fortress) stands at most one piece, and it is a big one; its
             # outline is ragged where it meets the dark fortress
@@ -623,10 +868,15 @@ class BoardReader:
         return tuple(out)
 
     # ------------------------------------------------------------------ marker mode
-    def _read_tags(self, gray: np.ndarray, reg: Registration, cam: np.ndarray | None
+    def _read_tags(self, gray: np.ndarray, reg: Registration, cam: np.ndarray | None,
+                   roi: tuple[int, int, int, int] | None = None
                    ) -> list[tuple[Piece | None, int, float, float, np.ndarray]]:
         w, h = self.layout.size
-        box = reg.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+        if roi is None:
+            box = reg.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+        else:  # a partial read: only the part of the frame showing the re-read spaces
+            x0, y0, x1, y1 = (v / self.s for v in roi)
+            box = reg.board_to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float))
         H, W = gray.shape
         x0, y0 = np.clip(np.floor(box.min(axis=0)).astype(int) - 4, 0, [W, H])
         x1, y1 = np.clip(np.ceil(box.max(axis=0)).astype(int) + 4, 0, [W, H])
@@ -681,4 +931,22 @@ class BoardReader:
             if neutral and si >= 0:
                 neutral_area.setdefault((si, neutral), []).append(c)
         self._add_neutral(neutral_area, cam, occluded, per_space, conf)
+        # colour fallback: pieces whose tag was not decoded (too small, blurred, turned away) are
+        # read by colour, size and shape as in colour mode, with a lower confidence. Decoded tags
+        # stay authoritative: on a space with tags, colour adds only owners no tag was read for;
+        # a space with a tag that is in no map gets nothing guessed.
+        colour, _ = self._count_colour(comps, cam, occluded)
+        for si, res in enumerate(colour):
+            if res.occluded or not res.pieces or si in unknown:
+                continue
+            tagged = per_space.get(si, Counter())
+            owners = {p.owner for p, n in tagged.items() if n > 0}
+            added = False
+            for p, n in res.pieces:
+                if p.owner == "neutral" or p.owner in owners:
+                    continue
+                per_space.setdefault(si, Counter())[p] += n
+                added = True
+            if added:
+                conf[si] = min(conf.get(si, 1.0), res.confidence, FALLBACK_CONFIDENCE)
         return self._results(per_space, conf, occluded, {k: tuple(v) for k, v in unknown.items()}), tuple(off)

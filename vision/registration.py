@@ -100,18 +100,28 @@ class Registrar:
                  patch_ncc: float = 0.85, max_error_px: float = 3.0):
         self.layout = layout
         self.detector = corner_detector(layout.dictionary)
+        # for the second look at a missing marker, in a small crop: many threshold windows are cheap there
+        self._retry = corner_detector(layout.dictionary)
+        rp = self._retry.getDetectorParameters()
+        rp.adaptiveThreshWinSizeMin, rp.adaptiveThreshWinSizeMax, rp.adaptiveThreshWinSizeStep = 5, 45, 8
+        rp.minMarkerPerimeterRate = 0.1
+        self._retry.setDetectorParameters(rp)
         self.min_obliqueness = min_obliqueness
         self.min_marker_px = min_marker_px
         self.patch_ncc = patch_ncc
         self.max_error_px = max_error_px
         self.current = Registration(RegistrationStatus.NOT_REGISTERED, None)
         self._patches: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] = {}
+        self._missing_patches: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] = {}
+        self._found_corners: dict[int, np.ndarray] = {}
         self.full_detections = 0
         self._board_corners = layout.marker_corners_mm()
 
     def reset(self) -> None:
         self.current = Registration(RegistrationStatus.NOT_REGISTERED, None)
         self._patches = {}
+        self._missing_patches = {}
+        self._found_corners = {}
 
     # ---- cheap "has anything moved?" check
     @staticmethod
@@ -129,9 +139,44 @@ class Registrar:
                 same.append(mid)
         return same
 
-    def _remember(self, gray: np.ndarray, H: np.ndarray, ids: list[int]) -> None:
-        self._patches = {}
+    def _box(self, gray: np.ndarray, H: np.ndarray, mid: int) -> tuple[int, int, int, int] | None:
         Hh, Ww = gray.shape[:2]
+        c = cv2.perspectiveTransform(self._board_corners[mid].reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
+        x0, y0 = np.floor(c.min(axis=0)).astype(int) - 3
+        x1, y1 = np.ceil(c.max(axis=0)).astype(int) + 4
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(Ww, x1), min(Hh, y1)
+        return (int(x0), int(y0), int(x1), int(y1)) if x1 - x0 > 6 and y1 - y0 > 6 else None
+
+    def _recover_hidden(self, gray: np.ndarray, cur: Registration) -> Registration | None:
+        """A kept partial registration whose hidden marker's spot changed (the hand moved away):
+        look for the marker there and, when found, refit with all markers seen."""
+        changed = []
+        for mid, ((x0, y0, x1, y1), ref) in self._missing_patches.items():
+            now = self._norm(gray[y0:y1:2, x0:x1:2])
+            if now.shape != ref.shape or float((now * ref).sum()) < self.patch_ncc:
+                changed.append(mid)
+                self._missing_patches[mid] = ((x0, y0, x1, y1), now)
+        if not changed or not self._found_corners:
+            return None
+        found = dict(self._found_corners)
+        self._search_missing(gray, found, set(changed) | set(found), H=cur.homography)
+        if len(found) == len(self._found_corners):
+            return None
+        return self._fit(gray, found, prev=None)
+
+    def _remember(self, gray: np.ndarray, H: np.ndarray, ids: list[int],
+                  corners: dict[int, np.ndarray] | None = None) -> None:
+        self._patches = {}
+        self._found_corners = dict(corners or {})
+        Hh, Ww = gray.shape[:2]
+        # where a marker was not seen (a hand over it), remember what was there instead: when
+        # that changes (the hand left), the marker is looked for again
+        self._missing_patches = {}
+        for mid in sorted(set(self._board_corners) - set(ids)):
+            box = self._box(gray, H, mid)
+            if box is not None:
+                x0, y0, x1, y1 = box
+                self._missing_patches[mid] = (box, self._norm(gray[y0:y1:2, x0:x1:2]))
         for mid in ids:
             c = cv2.perspectiveTransform(self._board_corners[mid].reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
             x0, y0 = np.floor(c.min(axis=0)).astype(int) - 3
@@ -149,6 +194,11 @@ class Registrar:
         if cur.usable and cur.image_size == size and self._patches:
             same = self._unchanged_markers(gray)
             if len(same) >= min(3, len(self._patches)):
+                if cur.missing and self._missing_patches and not (set(self._patches) - set(same)):
+                    better = self._recover_hidden(gray, cur)
+                    if better is not None and better.usable:
+                        self.current = better
+                        return better
                 hidden = tuple(sorted(set(self._patches) - set(same)))
                 missing = tuple(sorted(set(cur.missing) | set(hidden)))
                 status = RegistrationStatus.OK if not missing else RegistrationStatus.PARTIAL
@@ -172,8 +222,16 @@ class Registrar:
                 i = int(i)
                 if i in wanted and i not in found:
                     found[i] = c.reshape(4, 2)
-        missing = tuple(sorted(wanted - set(found)))
+        if len(found) == 3:
+            self._search_missing(gray, found, wanted)
         prev = self.current if self.current.usable and self.current.image_size == size else None
+        return self._fit(gray, found, prev)
+
+    def _fit(self, gray: np.ndarray, found: dict[int, np.ndarray], prev: Registration | None) -> Registration:
+        """Homography from the markers found (id -> 4 image corners), checked and remembered."""
+        size = (gray.shape[1], gray.shape[0])
+        wanted = {m.id for m in self.layout.markers}
+        missing = tuple(sorted(wanted - set(found)))
         # A new registration needs three markers: two on one edge leave the far side of the board
         # poorly constrained (errors of several mm). Fewer are enough to confirm a kept one.
         if len(found) < 3 and not (found and prev is not None and self._agrees(prev.homography, found)):
@@ -205,8 +263,40 @@ class Registrar:
         if missing and prev is not None and self._agrees(prev.homography, found) and len(found) < 4:
             H, err, obl = prev.homography, prev.error_px, prev.obliqueness  # keep the better fit from more markers
         status = RegistrationStatus.OK if not missing else RegistrationStatus.PARTIAL
-        self._remember(gray, H, sorted(found))
+        self._remember(gray, H, sorted(found), found)
         return Registration(status, H, tuple(sorted(found)), missing, err, obl, True, size, _MESSAGES[status])
+
+    def _search_missing(self, gray: np.ndarray, found: dict[int, np.ndarray], wanted: set[int],
+                        H: np.ndarray | None = None) -> None:
+        """A marker the whole-frame pass missed (small, blurred, noisy) is looked for again where
+        the other three put it, in a crop enlarged 2x. A board fitted to three markers in an L
+        extrapolates to the fourth corner with errors of several pixels, so finding it matters."""
+        if H is None:
+            src = np.vstack([self._board_corners[i] for i in sorted(found)]).astype(np.float64)
+            dst = np.vstack([found[i] for i in sorted(found)]).astype(np.float64)
+            H, _ = cv2.findHomography(src, dst, 0)
+        if H is None:
+            return
+        Hh, Ww = gray.shape[:2]
+        for mid in sorted(wanted - set(found)):
+            c = cv2.perspectiveTransform(self._board_corners[mid].reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
+            side = float(np.linalg.norm(c[1] - c[0]))
+            pad = max(8.0, 0.8 * side)
+            x0, y0 = np.floor(c.min(axis=0) - pad).astype(int)
+            x1, y1 = np.ceil(c.max(axis=0) + pad).astype(int)
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(Ww, x1), min(Hh, y1)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+            corners, ids, _ = self._retry.detectMarkers(crop)
+            if ids is None:
+                continue
+            for cc, i in zip(corners, ids.ravel()):
+                if int(i) == mid:
+                    pts = cc.reshape(4, 2) / 2.0 + [x0 - 0.25, y0 - 0.25]
+                    if float(np.max(np.linalg.norm(pts - c, axis=1))) <= max(6.0, 0.5 * side):
+                        found[mid] = pts.astype(np.float32)
+                    break
 
     def _agrees(self, H: np.ndarray | None, found: dict[int, np.ndarray], tol_px: float = 2.5) -> bool:
         if H is None:

@@ -154,3 +154,38 @@ def test_china_board_frame(china_layout):
     det = BoardReader(china_layout).read(r.image, at=0.0)
     assert len(det.spaces) == len(china_layout.spaces) == 61
     assert _wrong(det, r.truth) == {}
+
+
+def _without_last_piece(layout, r, cond):
+    """The frame of ``r`` with its last placed piece taken away: only that piece's pixels change."""
+    import cv2
+
+    kept = r.truth.placements[:-1]
+    gone = r.truth.placements[-1]
+    after = render(layout, r.truth.board, cond, placements=kept)
+    spec = layout.pieces[gone.piece.kind]
+    outline = spec.outline(gone.x, gone.y, gone.angle)
+    cam = r.truth.camera
+    pts = np.vstack([cam.project(outline, -gone.base), cam.project(outline, -(gone.base + spec.height))])
+    mask = np.zeros(r.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(pts.astype(np.float32)).astype(np.int32), 1)
+    mask = cv2.dilate(mask, np.ones((7, 7), np.uint8)).astype(bool)
+    img = r.image.copy()
+    img[mask] = after.image[mask]
+    return img, r.truth.board.with_removed(gone.space, gone.piece), gone.space
+
+
+def test_after_one_move_only_the_changed_spaces_are_read_again(china_layout):
+    rng = np.random.default_rng(5)
+    board = random_board(china_layout, rng, occupancy=0.5)
+    cond = Conditions(size=(1280, 720), tilt_deg=8, noise_sigma=2, jpeg_quality=90)
+    r = render(china_layout, board, cond)
+    reader = BoardReader(china_layout)
+    first = reader.read(r.image, at=0.0)
+    assert first.partial is None and _wrong(first, r.truth) == {}
+    img, after, space = _without_last_piece(china_layout, r, cond)
+    det = reader.read(img, at=1.0)
+    assert det.partial is not None and 0 < det.partial < 15, det.partial
+    assert det.observation().board() == after, space
+    full = BoardReader(china_layout, incremental=False).read(img, at=1.0)
+    assert full.partial is None and full.observation().board() == after

@@ -62,3 +62,32 @@ def test_missing_markers_and_too_oblique_views_are_reported(small_layout):
     reg = Registrar(small_layout).update(steep.image)
     assert reg.status in (RegistrationStatus.TOO_OBLIQUE, RegistrationStatus.MARKERS_MISSING)
     assert not reg.usable
+
+
+def test_a_marker_hidden_at_registration_is_picked_up_when_the_hand_leaves(small_layout):
+    m0 = small_layout.markers[0]
+    cond = Conditions(size=(960, 540), tilt_deg=12, tilt_azimuth_deg=30)
+    covered = replace(cond, hand=Hand(m0.centre, 135.0, 60.0))
+    hidden = render(small_layout, Board(), covered)
+    assert m0.id in hidden.truth.markers_covered
+    registrar = Registrar(small_layout)
+    first = registrar.update(hidden.image)
+    assert first.status is RegistrationStatus.PARTIAL and m0.id in first.missing
+    clear = render(small_layout, Board(), cond)
+    again = registrar.update(clear.image)
+    assert again.status is RegistrationStatus.OK and again.fresh and not again.missing
+    assert _err_mm(small_layout, again, clear.truth.homography) < 1.0
+
+
+def test_focal_length_is_measured_from_a_tilted_homography():
+    from vision.geometry import estimate_fov, focal_from_homography, look_at_camera
+
+    for fov, tilt in ((56.0, 15.0), (72.0, 20.0)):
+        cam = look_at_camera((1280, 720), fov, (300, 270), 900, tilt, 40.0, 5.0)
+        f, measured_tilt = focal_from_homography(cam.homography(), (1280, 720))
+        assert f is not None and abs(f - cam.K[0, 0]) < 1e-3 * cam.K[0, 0]
+        assert abs(measured_tilt - tilt) < 0.5
+        assert abs(estimate_fov(cam.homography(), (1280, 720), 66.0) - fov) < 0.1
+    # straight down the focal length is not observable: the prior is kept
+    flat = look_at_camera((1280, 720), 56.0, (300, 270), 900, 0.0, 0.0, 0.0)
+    assert estimate_fov(flat.homography(), (1280, 720), 66.0) == 66.0
