@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Iterator, Mapping, TypeVar
 
 from scorer.core.results import Outcome, Scoreboard
-from scorer.core.types import Board, BoardDiff, IllegalMove, Message, Violation
+from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message, Violation
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -69,6 +69,32 @@ class SetupOptions:
             out["seed"] = self.seed
         out.update({k: _thaw(v) for k, v in self.extra})
         return out
+
+
+def check_players_and_variants(
+    options: SetupOptions,
+    *,
+    label: str,
+    min_players: int,
+    max_players: int,
+    colours: tuple[str, ...],
+    colour_noun: str,
+    variants: tuple[str, ...],
+) -> tuple[str, ...]:
+    """The set-up checks every colour-based game shares: player count, known and distinct
+    colours, known variants. Raises ``InvalidRecord`` naming the field; returns the players."""
+    players = tuple(options.players)
+    if not min_players <= len(players) <= max_players:
+        raise InvalidRecord(f"{label} is for {min_players} to {max_players} players, not {len(players)}", where="setup.players")
+    for p in players:
+        if p not in colours:
+            raise InvalidRecord(f"{p!r} is not a {colour_noun} ({', '.join(colours)})", where="setup.players")
+    if len(set(players)) != len(players):
+        raise InvalidRecord("each player needs a different colour", where="setup.players")
+    unknown = set(options.variants) - set(variants)
+    if unknown:
+        raise InvalidRecord(f"unknown variant(s) {sorted(unknown)}; known: {', '.join(variants)}", where="setup.variants")
+    return players
 
 
 def _freeze(value: Any) -> Any:

@@ -6,9 +6,9 @@ from dataclasses import replace
 from itertools import combinations, permutations, product
 from typing import Any, Iterator, Mapping
 
-from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo
+from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo, check_players_and_variants
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
-from scorer.core.types import Board, BoardDiff, Colour, InvalidRecord, Message, Piece, SpaceId, Violation
+from scorer.core.types import Board, BoardDiff, InvalidRecord, Message, Piece, SpaceId, Violation
 from scorer.games.china import cards as cardlib
 from scorer.games.china import moves as mv
 from scorer.games.china import rules, scoring
@@ -27,6 +27,7 @@ from scorer.games.china.state import (
 )
 
 NEUTRAL_FORTRESS = Piece("neutral", FORTRESS)
+CHINA_COLOURS = ("blue", "green", "violet", "red", "yellow")
 LAP = 50  # the score track: a point card per lap (display only)
 
 
@@ -38,21 +39,10 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
 
     # -- set-up -----------------------------------------------------------------------------
     def setup(self, options: SetupOptions) -> ChinaState:
-        players = tuple(options.players)
-        if not self.min_players <= len(players) <= self.max_players:
-            raise InvalidRecord(f"China is for 3 to 5 players, not {len(players)}", where="setup.players")
-        for p in players:
-            try:
-                Colour(p)
-            except ValueError:
-                raise InvalidRecord(f"{p!r} is not a player colour (blue, green, violet, red, yellow)", where="setup.players") from None
-            if p not in ("blue", "green", "violet", "red", "yellow"):
-                raise InvalidRecord(f"{p!r} is not a China player colour (blue, green, violet, red, yellow)", where="setup.players")
-        if len(set(players)) != len(players):
-            raise InvalidRecord("each player needs a different colour", where="setup.players")
-        unknown = set(options.variants) - set(ChinaRules.VARIANTS)
-        if unknown:
-            raise InvalidRecord(f"unknown variant(s) {sorted(unknown)}; known: {', '.join(ChinaRules.VARIANTS)}", where="setup.variants")
+        players = check_players_and_variants(
+            options, label="China", min_players=self.min_players, max_players=self.max_players,
+            colours=CHINA_COLOURS, colour_noun="China player colour", variants=ChinaRules.VARIANTS,
+        )
         board = options.board if isinstance(options.board, ChinaBoard) else load_board(options.board or default_board_for(len(players)))
         if len(players) not in board.player_counts:
             raise InvalidRecord(
@@ -304,7 +294,7 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
             "additionalProperties": False,
             "properties": {
                 "players": {"type": "array", "minItems": 3, "maxItems": 5, "uniqueItems": True,
-                            "items": {"enum": ["blue", "green", "violet", "red", "yellow"]}},
+                            "items": {"enum": list(CHINA_COLOURS)}},
                 "board": {"type": "string", "description": "shipped board id (china-a, china-b) or a board file path"},
                 "variants": {"type": "array", "items": {"enum": list(ChinaRules.VARIANTS)}, "uniqueItems": True},
                 "seed": {"type": "integer"},

@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, Iterator, Mapping, Sequence
 
-from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo
+from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo, check_players_and_variants
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
 from scorer.core.types import Board, InvalidRecord, Message, Piece
 from scorer.games.great_wall import moves as mv
@@ -45,17 +45,10 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
 
     # -- set-up -----------------------------------------------------------------------------
     def setup(self, options: SetupOptions) -> GreatWallState:
-        players = tuple(options.players)
-        if not self.min_players <= len(players) <= self.max_players:
-            raise InvalidRecord(f"The Great Wall is for 2 to 5 players, not {len(players)}", where="setup.players")
-        for p in players:
-            if p not in PLAYER_COLOURS:
-                raise InvalidRecord(f"{p!r} is not a Great Wall colour ({', '.join(PLAYER_COLOURS)})", where="setup.players")
-        if len(set(players)) != len(players):
-            raise InvalidRecord("each player needs a different colour", where="setup.players")
-        unknown = set(options.variants) - set(GreatWallRules.VARIANTS)
-        if unknown:
-            raise InvalidRecord(f"unknown variant(s) {sorted(unknown)}; known: {', '.join(GreatWallRules.VARIANTS)}", where="setup.variants")
+        players = check_players_and_variants(
+            options, label="The Great Wall", min_players=self.min_players, max_players=self.max_players,
+            colours=tuple(PLAYER_COLOURS), colour_noun="Great Wall colour", variants=tuple(GreatWallRules.VARIANTS),
+        )
         mode = options.get("cards", "untracked")
         if mode not in ("tracked", "untracked"):
             raise InvalidRecord("cards must be 'tracked' or 'untracked'", where="setup.cards")

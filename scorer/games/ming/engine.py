@@ -12,7 +12,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any, Iterator, Mapping
 
-from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo
+from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo, check_players_and_variants
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
 from scorer.core.types import Board, InvalidRecord, Message, Piece
 from scorer.games.ming import moves as mv
@@ -90,17 +90,10 @@ class MingGame(Game[MingState, MingMove]):
 
     # -- set-up -----------------------------------------------------------------------------
     def setup(self, options: SetupOptions) -> MingState:
-        players = tuple(options.players)
-        if not self.min_players <= len(players) <= self.max_players:
-            raise InvalidRecord(f"Ming Dynasty is for 2 to 4 players, not {len(players)}", where="setup.players")
-        for p in players:
-            if p not in PLAYER_COLOURS:
-                raise InvalidRecord(f"{p!r} is not a Ming player colour ({', '.join(PLAYER_COLOURS)})", where="setup.players")
-        if len(set(players)) != len(players):
-            raise InvalidRecord("each player needs a different colour", where="setup.players")
-        unknown = set(options.variants) - set(MingRules.VARIANTS)
-        if unknown:
-            raise InvalidRecord(f"unknown variant(s) {sorted(unknown)}; known: {', '.join(MingRules.VARIANTS)}", where="setup.variants")
+        players = check_players_and_variants(
+            options, label="Ming Dynasty", min_players=self.min_players, max_players=self.max_players,
+            colours=tuple(PLAYER_COLOURS), colour_noun="Ming player colour", variants=tuple(MingRules.VARIANTS),
+        )
         board = options.board if isinstance(options.board, MingBoard) else load_board(options.board)
         mode = options.get("cards", "declared")
         if mode not in ("declared", "required"):
