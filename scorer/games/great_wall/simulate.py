@@ -114,10 +114,12 @@ def as_table_record(setup: dict[str, Any], moves: list[GreatWallMove]) -> tuple[
     for move in moves:
         state = GAME.apply_unchecked(state, move)
         emit(Draw(move.player) if isinstance(move, Draw) else move)
+        # the table may first have to pass a turn the simulation ended by itself (its check then
+        # clears the sections whose new tokens are revealed below)
+        catch_up()
         for r in _reveals(state):
             emit(r)
             catch_up()
-        catch_up()
     return table_setup, out
 
 
