@@ -150,7 +150,8 @@ def _game_info(game: Any) -> dict[str, Any]:
     cards = schema.get("cards", {}).get("enum", [])
     return {"id": game.id, "name": game.name.to_json(), "min_players": game.min_players, "max_players": game.max_players,
             "colours": FALLBACK_COLOURS if free else colours, "free_names": free, "variants": variants, "cards": cards,
-            "boards": game.id == "china"}
+            "boards": game.id == "china",
+            "confirmations": [{"key": k, "text": m.to_json()} for k, m in game.setup_confirmations()]}
 
 
 @api.get("/games")
@@ -260,6 +261,11 @@ def new_game() -> tuple[Response, int]:
             raise BadInput(Message(f"That board is not valid: {exc}", f"该版图不合格：{exc}"), field="board") from None
     if body.get("variants"):
         setup["variants"] = sorted(set(body["variants"]))
+    offered = {c["key"] for c in info["confirmations"]}
+    for key in body.get("confirm", []):
+        if key not in offered:
+            raise BadInput(Message(f"Nothing to confirm called {key!r} in this game.", f"本游戏没有名为“{key}”的确认项。"), field="confirm")
+        setup[key] = True
     if "cards" in body:
         setup["cards"] = body["cards"]
     if "seed" in body:

@@ -29,6 +29,7 @@ NEW_GAME = {
         "variants": {"type": "array", "maxItems": 16, "items": {"type": "string", "maxLength": 48}},
         "cards": {"enum": ["tracked", "untracked"]},
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
+        "confirm": {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 48}},
     },
 }
 DECLARE = {"type": "object", "required": ["move"], "additionalProperties": False,

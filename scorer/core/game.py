@@ -229,6 +229,14 @@ class Game(ABC, Generic[S, M]):
         """JSON Schema of this game's ``setup`` object in a record."""
         return {"type": "object"}
 
+    def setup_confirmations(self) -> tuple[tuple[str, Message], ...]:
+        """Setup flags a person must set knowingly, as ``(setup key, what they confirm)``.
+
+        A dashboard shows each as an unticked checkbox with the text; ticking it sets the key to
+        ``true``. Used where the engine refuses to guess on the user's behalf (an invented map).
+        """
+        return ()
+
     def describe_move(self, move: M) -> Message:
         """A short bilingual description of a move for history lists."""
         return Message(repr(move), repr(move))

@@ -234,3 +234,21 @@ def test_pages_render(api):
         boot = html.split('<script id="boot" type="application/json">')[1].split("</script>")[0]
         data = json.loads(boot)
         assert data["csrf"] and data["t"]["nav.board"]
+
+
+def test_zhang_yi_asks_before_using_its_invented_map(admin, service, api):
+    games = {g["id"]: g for g in api.get("/api/games").get_json()["games"]}
+    asks = games["zhang_yi"]["confirmations"]
+    assert [a["key"] for a in asks] == ["sample_map_confirmed"]
+    assert "SAMPLE" in asks[0]["text"]["en"] and "虚构" in asks[0]["text"]["zh"]
+    assert games["china"]["confirmations"] == []
+    before = service.snapshot()["version"]
+    refused = admin.post("/api/game/new", {"game": "zhang_yi", "players": ["red", "blue"]})
+    assert refused.status_code == 400 and "sample_map_confirmed" in refused.get_json()["error"]["message"]["en"]
+    wrong = admin.post("/api/game/new", {"game": "china", "players": ["red", "blue", "green"], "confirm": ["sample_map_confirmed"]})
+    assert wrong.status_code == 400 and wrong.get_json()["error"]["field"] == "confirm"
+    assert service.snapshot()["version"] == before
+    r = admin.post("/api/game/new", {"game": "zhang_yi", "players": ["red", "blue"], "confirm": ["sample_map_confirmed"]})
+    assert r.status_code == 200, r.get_json()
+    snap = service.snapshot()
+    assert snap["game"] == "zhang_yi" and snap["setup"]["sample_map_confirmed"] is True

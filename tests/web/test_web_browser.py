@@ -323,3 +323,23 @@ def test_other_pages_render(live_server, browser_page):
         if path == "enrol":
             assert page.locator("#pending-uid").text_content() == "04A1B2C3D4E5"
         screenshot(page, f"page-{path}")
+
+
+def test_zhang_yi_starts_from_the_form_once_the_sample_map_is_confirmed(live_server, browser_page):
+    page, svc = browser_page, live_server.service
+    page.expected_errors = ("400 (BAD REQUEST)",)  # the refusal this test provokes
+    login(page, live_server.url)
+    page.goto(live_server.url + "new")
+    page.wait_for_selector("#game option[value='zhang_yi']", state="attached")
+    page.select_option("#game", "zhang_yi")
+    box = page.locator("#confirm-field input.confirm-item[value='sample_map_confirmed']")
+    assert box.is_visible() and not box.is_checked()
+    page.click("#start")
+    page.wait_for_function("() => document.querySelector('#new-error').textContent.includes('sample_map_confirmed')")
+    assert svc.snapshot()["game"] == "china"  # refused: nothing started
+    box.check()
+    screenshot(page, "new-game-zhang-yi")
+    page.click("#start")
+    page.wait_for_url(live_server.url, timeout=5000)
+    snap = svc.snapshot()
+    assert snap["game"] == "zhang_yi" and snap["setup"]["sample_map_confirmed"] is True

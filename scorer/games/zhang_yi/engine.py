@@ -86,6 +86,13 @@ class ZhangYiGame(Game[ZhangYiState, ZhangYiMove]):
     max_players = 3
 
     # -- set-up -----------------------------------------------------------------------------
+    def setup_confirmations(self) -> tuple[tuple[str, Message], ...]:
+        return (("sample_map_confirmed", Message(
+            "Play on the invented SAMPLE map: it is not the printed board of Game Journal No. 18 "
+            "(areas, borders and set-up are made up), so scores are only for trying the referee out.",
+            "使用虚构的示例地图：它不是游戏杂志第 18 期的印刷地图（地区、边界和初始设置均为虚构），"
+            "得分只可用于试用裁判系统。")),)
+
     def setup(self, options: SetupOptions) -> ZhangYiState:
         players = tuple(options.players)
         if not self.min_players <= len(players) <= self.max_players:

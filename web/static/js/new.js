@@ -57,6 +57,14 @@
     for (const c of g.cards) cards.append(el("option", { value: c, text: TR.has("cards." + c) ? t("cards." + c) : c }));
     if (g.cards.includes("untracked")) cards.value = "untracked";
     $("#seed-field").hidden = cards.value !== "tracked";
+    // things the game will not assume for the players (e.g. Zhang Yi's invented sample map)
+    const conf = clear($("#confirm-field"));
+    const asks = g.confirmations || [];
+    conf.hidden = !asks.length;
+    for (const c of asks) {
+      conf.append(el("label", { class: "check" }, el("input", { type: "checkbox", value: c.key, class: "confirm-item" }),
+        el("span", { text: pick(c.text) })));
+    }
   }
 
   $("#cards").addEventListener("change", () => { $("#seed-field").hidden = $("#cards").value !== "tracked"; });
@@ -73,6 +81,8 @@
     if (vs.length) body.variants = vs;
     if (!$("#cards-field").hidden) body.cards = $("#cards").value;
     if (!$("#seed-field").hidden && $("#seed").value !== "") body.seed = parseInt($("#seed").value, 10);
+    const ok = [...document.querySelectorAll(".confirm-item:checked")].map((x) => x.value);
+    if (ok.length) body.confirm = ok;
     if (running && !confirm(t("new.confirm_replace"))) return;
     const res = await TR.api("POST", "/api/game/new", body);
     if (res.ok) {
