@@ -334,6 +334,11 @@ def test_zhang_yi_starts_from_the_form_once_the_sample_map_is_confirmed(live_ser
     page.select_option("#game", "zhang_yi")
     box = page.locator("#confirm-field input.confirm-item[value='sample_map_confirmed']")
     assert box.is_visible() and not box.is_checked()
+    # its variants are named and explained (the per-game texts), not shown as ids
+    tie = page.locator("label.check:has(input.variant[value='tie_attacker_wins'])")
+    assert tie.locator("strong").text_content() == "Attacker wins a tie"
+    assert "defender" in tie.locator("small").text_content()
+    assert "hegemony_after_battle_only" not in page.locator("#variants").text_content()
     page.click("#start")
     page.wait_for_function("() => document.querySelector('#new-error').textContent.includes('sample_map_confirmed')")
     assert svc.snapshot()["game"] == "china"  # refused: nothing started
@@ -343,3 +348,13 @@ def test_zhang_yi_starts_from_the_form_once_the_sample_map_is_confirmed(live_ser
     page.wait_for_url(live_server.url, timeout=5000)
     snap = svc.snapshot()
     assert snap["game"] == "zhang_yi" and snap["setup"]["sample_map_confirmed"] is True
+    # the scoreboard names its categories in the page's language
+    first = snap["players"][0]
+    breakdown = page.locator(f"article[data-player='{first}'] .breakdown")
+    page.wait_for_selector(f"article[data-player='{first}'] .breakdown dt")
+    assert "Backed state: power" in breakdown.text_content() and "backed_power" not in breakdown.text_content()
+    page.click("#lang-switch")
+    page.wait_for_selector('html[lang="zh-Hans"]')
+    page.wait_for_selector(f"article[data-player='{first}'] .breakdown dt")
+    assert "支持的诸侯：国力" in page.locator(f"article[data-player='{first}'] .breakdown").text_content()
+    screenshot(page, "scoreboard-zhang-yi-zh")

@@ -21,7 +21,14 @@
   };
   TR.has = (key) => Object.prototype.hasOwnProperty.call(boot.t, key);
   TR.colour = (c) => (TR.has("colour." + c) ? TR.t("colour." + c) : c);
-  TR.category = (c) => (TR.has("category." + c) ? TR.t("category." + c) : c);
+  // Texts named per game (variant.<game>.<id>, category.<game>.<id>) come first, the shared
+  // key (variant.<id>, category.<id>) second: two games may use one id for different things.
+  TR.gameKey = function (prefix, id, game, suffix) {
+    const tail = id + (suffix || "");
+    const keys = game ? [prefix + "." + game + "." + tail, prefix + "." + tail] : [prefix + "." + tail];
+    return keys.find(TR.has) || null;
+  };
+  TR.category = (c, game) => { const k = TR.gameKey("category", c, game); return k ? TR.t(k) : c; };
   TR.kind = (k) => (TR.has("kind." + k) ? TR.t("kind." + k) : k);
   TR.time = function (at) {
     if (!at) return "";

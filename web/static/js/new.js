@@ -48,9 +48,10 @@
     const box = clear($("#variants"));
     $("#variants-field").hidden = !g.variants.length;
     for (const v of g.variants) {
+      const name = TR.gameKey("variant", v, g.id), help = TR.gameKey("variant", v, g.id, ".help");
       box.append(el("label", { class: "check" }, el("input", { type: "checkbox", value: v, class: "variant" }),
-        el("span", {}, el("strong", { text: TR.has("variant." + v) ? t("variant." + v) : v }),
-          TR.has("variant." + v + ".help") ? el("small", { class: "muted", text: t("variant." + v + ".help") }) : null)));
+        el("span", {}, el("strong", { text: name ? t(name) : v }),
+          help ? el("small", { class: "muted", text: t(help) }) : null)));
     }
     const cards = clear($("#cards"));
     $("#cards-field").hidden = !g.cards.length;

@@ -93,7 +93,7 @@
         laps ? el("span", { class: "laps", text: t("score.laps", { n: laps }) }) : null);
       const rows = el("dl", { class: "breakdown" });
       for (const c of scores.categories || Object.keys(p.breakdown || {})) {
-        rows.append(el("dt", { text: TR.category(c) }), el("dd", { dataset: { category: c }, text: String((p.breakdown || {})[c] ?? 0) }));
+        rows.append(el("dt", { text: TR.category(c, scores.game || s.game) }), el("dd", { dataset: { category: c }, text: String((p.breakdown || {})[c] ?? 0) }));
       }
       card.append(head, total, track, rows);
       const sup = supply[p.player];
