@@ -103,7 +103,7 @@ def item_from_json(data: Mapping[str, str]) -> TagItem:
     return Piece.from_json(data)
 
 
-_KIND_ZH = {"house": "房屋", "emissary": "使节", "fortress": "要塞", "card": "卡牌"}
+_KIND_ZH = {"house": "房屋", "emissary": "使臣", "fortress": "堡垒", "card": "卡牌"}
 
 
 def describe(item: TagItem) -> Message:

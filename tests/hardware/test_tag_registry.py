@@ -92,7 +92,7 @@ def test_enrolment_assigns_unknown_tags_only_and_ends_after_count(tmp_path):
     known = reg.offer("04A1B2C3")
     assert not known.enrolled and known.item == HOUSE             # a known tag is never relabelled
     first = reg.offer("04000001")
-    assert first.enrolled and first.message.zh == "标签 04000001 已登记为红使节"
+    assert first.enrolled and first.message.zh == "标签 04000001 已登记为红使臣"
     assert reg.enrolment.remaining == 1 and reg.enrolment.enrolled == ("04000001",)
     assert reg.offer("04000002").enrolled
     assert reg.enrolment is None
@@ -115,5 +115,5 @@ def test_listeners_may_call_back_into_the_registry_from_another_thread():
 
 
 def test_descriptions_are_bilingual():
-    assert describe(Piece("neutral", "fortress")).zh == "中立要塞"
+    assert describe(Piece("neutral", "fortress")).zh == "中立堡垒"
     assert describe(Card("yellow")).en == "card yellow"

@@ -401,7 +401,7 @@ def unchecked(state: ChinaState) -> tuple[Unchecked, ...]:
     if state.board.provisional:
         out.append(Unchecked("board.provisional", Message(
             f"Board {state.board.id} is provisional: alliance and road scoring use invented topology.",
-            f"版图 {state.board.id} 是临时数据：同盟和道路计分使用的是推测的拓扑。")))
+            f"版图 {state.board.id} 是临时数据：联盟和道路计分使用的是推测的拓扑。")))
     if state.road_disputes:
         out.append(Unchecked("roads.split", Message(
             "Road split disputed (greedy longest-run rule vs best split): " + "; ".join(state.road_disputes) + ". The referee should confirm.",

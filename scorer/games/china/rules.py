@@ -27,7 +27,7 @@ def player_label(player: str) -> tuple[str, str]:
 
 
 def _kind_zh(kind: str) -> str:
-    return {HOUSE: "房子", EMISSARY: "使节", FORTRESS: "城堡"}.get(kind, kind)
+    return {HOUSE: "房屋", EMISSARY: "使臣", FORTRESS: "堡垒"}.get(kind, kind)
 
 
 def violations(state: ChinaState, move: ChinaMove) -> tuple[Violation, ...]:
@@ -96,7 +96,7 @@ def _place(state: ChinaState, move: Place) -> list[Violation]:
             pi = board.dragon_index.get(pl.space)
             if pi is None:
                 return [_v("place.wrong_space", f"{pl.space} is not a dragon space; emissaries go on a province's dragon space.",
-                           f"{pl.space} 不是龙位；使节只能放在省份的龙位上。", (pl.space,))]
+                           f"{pl.space} 不是龙位；使臣只能放在各国的龙位上。", (pl.space,))]
             provinces.append(pi)
         else:
             return [_v("place.unknown_piece", f"Unknown piece kind {pl.kind!r}.", f"未知的棋子种类 {pl.kind!r}。", (pl.space,))]
@@ -106,7 +106,7 @@ def _place(state: ChinaState, move: Place) -> list[Violation]:
             _v(
                 "place.one_province",
                 f"All pieces of a turn go into one province; these went into {' and '.join(m.en for m in names)}.",
-                f"一回合的棋子必须放在同一个省份；这次放在了{'和'.join(m.zh for m in names)}。",
+                f"一回合的棋子必须放在同一个国；这次放在了{'和'.join(m.zh for m in names)}。",
                 tuple(pl.space for pl in move.placements[1:]),
                 (f"Take the piece off {move.placements[1].space}.", f"从 {move.placements[1].space} 拿走那个棋子。"),
             )
@@ -147,8 +147,8 @@ def _pieces(state: ChinaState, move: Place, prov: int) -> list[Violation]:
     pname = board.provinces[prov].label
     for pl in move.placements:
         if pl.kind == FORTRESS and not state.rules.fortress:
-            out.append(_v("fortress.not_in_play", "Fortresses are only used in the fortress variant.", "只有城堡变体规则才使用城堡。",
-                          (pl.space,), ("Take the fortress off the board.", "把城堡从版图上拿走。")))
+            out.append(_v("fortress.not_in_play", "Fortresses are only used in the fortress variant.", "只有堡垒变体规则才使用堡垒。",
+                          (pl.space,), ("Take the fortress off the board.", "把堡垒从版图上拿走。")))
             continue
         if used[pl.kind] + 1 > left[pl.kind]:
             out.append(_v("supply.empty", f"No {pl.kind} left in the supply.", f"库存中已经没有{_kind_zh(pl.kind)}了。",
@@ -159,8 +159,8 @@ def _pieces(state: ChinaState, move: Place, prov: int) -> list[Violation]:
             s = board.site_index[pl.space]
             if state.site_owner[s] >= 0 or s in new_houses:
                 out.append(_v("house.site_taken", f"{pl.space} already holds a house; one house per site.",
-                              f"{pl.space} 已经有房子了；每个位置只能有一座房子。", (pl.space,),
-                              (f"Move the new house off {pl.space} to a free site.", f"把新房子从 {pl.space} 移到空的位置。")))
+                              f"{pl.space} 已经有房屋了；每个位置只能有一座房屋。", (pl.space,),
+                              (f"Move the new house off {pl.space} to a free site.", f"把新房屋从 {pl.space} 移到空的位置。")))
                 continue
             new_houses.add(s)
             houses[p] += 1
@@ -168,8 +168,8 @@ def _pieces(state: ChinaState, move: Place, prov: int) -> list[Violation]:
             s = board.site_index[pl.space]
             if state.site_owner[s] >= 0 or state.site_fortress[s] or s in new_houses or s in new_forts:
                 out.append(_v("fortress.site_taken", f"A fortress goes on an empty house site; {pl.space} is not empty.",
-                              f"城堡只能放在空的房屋位置上；{pl.space} 不是空的。", (pl.space,),
-                              (f"Move the fortress off {pl.space} to an empty site.", f"把城堡从 {pl.space} 移到空的位置。")))
+                              f"堡垒只能放在空的房屋位置上；{pl.space} 不是空的。", (pl.space,),
+                              (f"Move the fortress off {pl.space} to an empty site.", f"把堡垒从 {pl.space} 移到空的位置。")))
                 continue
             new_forts.add(s)
         else:
@@ -179,9 +179,9 @@ def _pieces(state: ChinaState, move: Place, prov: int) -> list[Violation]:
                     _v(
                         "emissary.cap",
                         f"{pname.en} may hold at most {cap} emissaries (the most houses any one player has there); this would be {emissaries + 1}.",
-                        f"{pname.zh}最多只能有 {cap} 个使节（等于单个玩家在该省拥有的最多房子数）；这将是第 {emissaries + 1} 个。",
+                        f"{pname.zh}最多只能有 {cap} 个使臣（等于单个玩家在该国拥有的最多房屋数）；这将是第 {emissaries + 1} 个。",
                         (pl.space,),
-                        (f"Take the emissary off {pl.space}.", f"从 {pl.space} 拿走这个使节。"),
+                        (f"Take the emissary off {pl.space}.", f"从 {pl.space} 拿走这个使臣。"),
                     )
                 )
                 continue
@@ -204,7 +204,7 @@ def _payment(state: ChinaState, move: Place, prov: int) -> list[Violation]:
             _v(
                 "cards.payment",
                 f"Cards {played} do not pay for {len(move.placements)} piece(s) in a {colour} province: each piece needs one {colour} card or a pair of equal cards of another colour.",
-                f"牌 {played_zh} 不能支付{CARD_COLOUR_ZH[colour]}色省份的 {len(move.placements)} 个棋子：每个棋子需要一张{CARD_COLOUR_ZH[colour]}色牌，或两张相同的其他颜色牌。",
+                f"牌 {played_zh} 不能支付{CARD_COLOUR_ZH[colour]}色国的 {len(move.placements)} 个棋子：每个棋子需要一张{CARD_COLOUR_ZH[colour]}色牌，或两张相同的其他颜色牌。",
                 tuple(pl.space for pl in move.placements),
                 ("Take back the pieces the cards do not pay for, or play the right cards.", "收回牌不足以支付的棋子，或打出正确的牌。"),
             )

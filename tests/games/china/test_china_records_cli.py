@@ -34,7 +34,7 @@ def test_check_names_the_illegal_move_rule_and_fix_in_both_languages():
     assert r.returncode == 1
     assert "illegal move 3" in r.stderr
     assert "place.empty_province_one_piece" in r.stderr
-    assert "Take the second house off qi-2" in r.stderr and "拿走第二个房子" in r.stderr
+    assert "Take the second house off qi-2" in r.stderr and "拿走第二个房屋" in r.stderr
 
 
 def test_score_exits_1_on_illegal_and_keeps_the_state_before_it():
