@@ -4,6 +4,7 @@ set -u
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v socat >/dev/null 2>&1 || need+=(socat)
+command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # the MQTT publisher's tests
 # Chinese glyphs for the dashboard's screenshots (test-artifacts/web); the tests pass without them
 fc-list :lang=zh 2>/dev/null | grep -q . || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi

@@ -19,6 +19,7 @@ import jsonschema
 
 from scorer.core.types import TableRefError
 from scorer.referee.reconciler import ReconcilerSettings
+from tableref.mqtt import MqttError, MqttSettings, check_topic, table_id_from_name
 
 PIN_METHOD = "scrypt"
 
@@ -136,6 +137,21 @@ SCHEMA: dict[str, Any] = {
             "additionalProperties": False,
             "properties": {"pin_hash": {"type": "string"}},
         },
+        "mqtt": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "host": {"type": "string", "minLength": 1},
+                "port": {"type": "integer", "minimum": 1, "maximum": 65535},
+                "topic_prefix": {"type": "string"},
+                "table_id": {"type": "string"},
+                "username": {"type": "string", "minLength": 1},
+                "password": {"type": "string"},
+                "tls": {"type": "boolean"},
+                "ca_file": {"type": "string", "minLength": 1, "description": "CA certificate(s) for tls (default: the system's)"},
+            },
+        },
     },
 }
 
@@ -210,6 +226,7 @@ class TableConfig:
     gpio: GpioConfig
     web: WebConfig
     pin_hash: str | None = None
+    mqtt: MqttSettings | None = None  # None: no [mqtt] section (or enabled = false)
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -358,6 +375,8 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
         except ValueError as exc:
             raise ConfigError(f"{path}: [admin] pin_hash: {exc}") from None
 
+    mqtt = _mqtt_settings(path, doc.get("mqtt"), table.get("name", "table"), rel)
+
     priority = tuple(ref.get("priority", ("sensor-board", "camera")))
     names = dict(game.get("names", {}))
     unknown = sorted(set(names) - set(setup["players"]))
@@ -381,8 +400,32 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
         gpio=gpio,
         web=web,
         pin_hash=pin_hash,
+        mqtt=mqtt,
         raw=dict(doc),
     )
+
+
+def _mqtt_settings(path: str, m: Mapping[str, Any] | None, table_name: str, rel: Any) -> MqttSettings | None:
+    """``[mqtt]``: off when absent or ``enabled = false``; topics checked here, not at the broker."""
+    if m is None or not m.get("enabled", True):
+        return None
+    if "host" not in m:
+        raise ConfigError(f"{path}: [mqtt] host: the broker's address is required (or enabled = false)")
+    if "password" in m and "username" not in m:
+        raise ConfigError(f"{path}: [mqtt] password: a password needs a username")
+    if "ca_file" in m and not m.get("tls", False):
+        raise ConfigError(f"{path}: [mqtt] ca_file: only used with tls = true")
+    try:
+        prefix = check_topic(m.get("topic_prefix", "tableref"), what="topic_prefix", allow_slash=True)
+        table_id = check_topic(m["table_id"], what="table_id", allow_slash=False) if "table_id" in m \
+            else table_id_from_name(table_name)
+    except MqttError as exc:
+        raise ConfigError(f"{path}: [mqtt] {exc}") from None
+    ca_file = rel(m.get("ca_file"))
+    if ca_file is not None and not os.path.exists(ca_file):
+        raise ConfigError(f"{path}: [mqtt] ca_file: file {ca_file} does not exist")
+    return MqttSettings(host=m["host"], port=m.get("port", 1883), topic_prefix=prefix, table_id=table_id,
+                        username=m.get("username"), password=m.get("password"), tls=m.get("tls", False), ca_file=ca_file)
 
 
 def _check_game(path: str, game_id: str, setup: dict[str, Any]) -> None:

@@ -270,7 +270,7 @@ class Runtime:
 
     def devices(self) -> dict[str, Any]:
         out: dict[str, Any] = {"emulated": any(getattr(d, "emulated", False) for d in self.devices_.values())}
-        for name in ("sensor_board", "camera", "card_reader", "gpio"):
+        for name in ("sensor_board", "camera", "card_reader", "gpio", "mqtt"):
             device = self.devices_.get(name)
             if device is None:
                 out[name] = {"state": "absent"}
@@ -382,6 +382,10 @@ def build_runtime(config: Any, *, clock: Callable[[], float] = time.monotonic) -
 
         pins = GpioPins(**{k: getattr(config.gpio, k) for k in ("turn_done", "undo", "confirm", "alert_led", "buzzer", "status_led")})
         runtime.add_device(GpioDevice(pins, pin_factory=config.gpio.pin_factory, expected_sources=sources))
+    if getattr(config, "mqtt", None) is not None:
+        from tableref.mqtt import MqttPublisher
+
+        runtime.add_device(MqttPublisher(config.mqtt))
     return runtime
 
 

@@ -177,6 +177,7 @@ class FakeTableService:
                 "card_reader": {"state": "absent"},
                 "gpio": {"state": "ok", "pin_factory": "mock", "alert_led": flag, "buzzer": False,
                          "buttons": {"turn_done": 17, "undo": 27, "confirm": 22}},
+                "mqtt": {"state": "absent"},
             }
 
     def camera_snapshot(self) -> bytes | None:

@@ -39,6 +39,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         },
         "web": f"{cfg.web.host}:{cfg.web.port}" if cfg.web.enabled else None,
         "admin_pin": "set" if cfg.pin_hash else "not set (the dashboard asks for one)",
+        "mqtt": None if cfg.mqtt is None else {"broker": cfg.mqtt.broker, "topics": f"{cfg.mqtt.base}/{{events,state,status}}",
+                                               "tls": cfg.mqtt.tls, "username": cfg.mqtt.username},
     }
     print(json.dumps(summary, ensure_ascii=False, indent=2))
     return 0

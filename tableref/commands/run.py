@@ -46,6 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="which game to referee (default china: the whole game). The other games' demos are short: a few "
                         "turns including an illegal move and its correction, then the scoreboard; they use the sensor board "
                         "only (no camera) and declare what no sensor sees (draws ...) as the dashboard would")
+    d.add_argument("--mqtt", metavar="HOST[:PORT]",
+                   help="also publish the table's events and state to this MQTT broker under tableref/demo/ (docs/runtime.md)")
     d.set_defaults(func=cmd_demo)
 
 
@@ -96,6 +98,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             snap = runtime.snapshot()
             _say(f"table {config.name}: game {snap.get('game_no')} ({snap.get('game')}), version {snap.get('version')}, "
                  f"store {config.store_path}")
+            if config.mqtt is not None:
+                _say(f"MQTT: publishing to {config.mqtt.broker} under {config.mqtt.base}/")
             if args.no_web or not config.web.enabled:
                 _say("dashboard not started (--no-web or [web] enabled = false)")
             else:
@@ -121,6 +125,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     if args.speed <= 0:
         raise DemoArgError("--speed must be positive")
+    mqtt_settings = _mqtt_arg(args.mqtt) if getattr(args, "mqtt", None) else None
     game_id = getattr(args, "game", "china")
     data_dir, temporary = demo_data_dir(args.data_dir)
     # faster players also get a faster referee, within what the sensors need
@@ -135,6 +140,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         demo = build_game_demo(gd, data_dir, **timings)
         setup, script, m = dict(gd.setup, game=gd.game_id), gd.script, gd.intro
     rt = demo.runtime
+    if mqtt_settings is not None:
+        from tableref.mqtt import MqttPublisher
+
+        mqtt = MqttPublisher(mqtt_settings)
+        rt.add_device(mqtt)
+        _say(f"MQTT: publishing to {mqtt.settings.broker} under {mqtt.settings.base}/")
     _say(m.en)
     _say(m.zh)
     for note in demo.notes:
@@ -205,6 +216,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 class DemoArgError(TableRefError, ValueError):
     pass
+
+
+def _mqtt_arg(text: str) -> Any:
+    from tableref.mqtt import MqttSettings
+
+    host, sep, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
+    if not host or (sep and not port.isdigit()) or not 0 < int(port or 1883) < 65536:
+        raise DemoArgError(f"--mqtt {text!r}: expected HOST or HOST:PORT")
+    return MqttSettings(host=host, port=int(port or 1883), table_id="demo")
 
 
 def _sensor_live(rt: Any) -> bool:

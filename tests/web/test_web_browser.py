@@ -189,7 +189,7 @@ def test_language_follows_the_browser_and_switches(live_server, browser_page):
     assert page.locator("html").get_attribute("lang") == "zh-Hans"
     assert page.locator('nav a[data-nav="scoreboard"]').text_content() == "记分板"
     page.wait_for_selector("article.player")
-    assert "省份" in page.locator("article[data-player='blue'] .breakdown").text_content()
+    assert "各国" in page.locator("article[data-player='blue'] .breakdown").text_content()
     assert page.locator("#turn").text_content().startswith("轮到")
     screenshot(page, "scoreboard-zh")
     page.click("#lang-switch")

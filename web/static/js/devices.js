@@ -1,9 +1,10 @@
-// Devices: camera (live snapshot, markers), sensor board link and counters, card reader, GPIO.
+// Devices: camera (live snapshot, markers), sensor board link and counters, card reader, GPIO,
+// the optional MQTT publisher.
 // The service's devices() JSON is shown generically, so new fields appear without a change here.
 "use strict";
 (function () {
   const { el, t, pick, $, clear } = TR;
-  const DEVICES = ["camera", "sensor_board", "card_reader", "gpio"];
+  const DEVICES = ["camera", "sensor_board", "card_reader", "gpio", "mqtt"];
 
   function label(key) { return TR.has("field." + key) ? t("field." + key) : key.replace(/_/g, " "); }
   function value(v) {
