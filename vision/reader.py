@@ -36,6 +36,8 @@ WEAK_CHROMA = 10
 NEAR_PIECE_CHROMA = 16  # weak-foreground threshold 2-6 mm from a piece (colour bleeding)  # a little different: enough to notice a hand, not to read a piece
 UNKNOWN_DISTANCE = 24.0  # farther than this from every piece colour: not a piece
 HAND_MIN_AREA_MM2 = 150.0
+HAND_TOTAL_MM2 = 1500.0  # a hand and arm over the board: at least this much evidence, or some at the board's edge
+HAND_EDGE_MM = 10.0  # ... within this of the board's edge (the arm comes in over it)
 EDGE_MIN = 12  # gradient of a printed line on the reference board
 BLOCK_MM = 10.0  # block size for the "printed lines vanished" test  # unexplained foreground at least this big is a hand or an arm
 FALLBACK_CONFIDENCE = 0.6  # marker mode: a piece read by colour because its tag was not decoded
@@ -45,6 +47,7 @@ FORTRESS_PLAYER_DISTANCE = 18.0  # ... and no player colour nearer than this (La
 SCALE_RANGE = (0.8, 1.3)  # bounds of a colour's measured blob area scale (see ``_area_scales``)
 SATURATED_HUE_TOLERANCE = 0.25  # off-hue (perpendicular / along) for a colour more saturated than its prototype
 FRAGMENT = 0.6  # a blob under this many small pieces' area is a part of one (see ``_count_colour``)
+LIGHT_HOUSE_RIM = (0.03, 0.25)  # least dark area (x footprint) and extent (x width) of a fortress under a light-coloured house
 WALL_MM = 5.5  # mm^2 per mm of parallax: the most a tall piece's shaded wall shows (see ``_wall_like``)
 SPLIT_DEPTHS = (0.75, 0.95)  # a blob over two spaces is cut where it is narrower than this many emissary diameters
 CHANGE_TOL = 8  # levels in any colour channel: a 10 mm block of the rectified board that changed more was touched  # a piece-coloured blob this big is not pieces
@@ -195,6 +198,12 @@ class BoardReader:
         self._dark_limit = np.clip(self._ref_L_min * 0.5, 0, 255).astype(np.uint8)
         self._bright_limit = np.clip(self._ref_L + 40, 0, 255).astype(np.uint8)
         self._build_lut()
+        # player colours whose darkest shade is lighter than anything the dark (fortress) class
+        # takes: green and yellow, not red, blue or violet
+        dark_max = max((float(self._protos[self._proto_class == ci, 0].max()) * 2 for ci in self._neutral_kind
+                        if (self._proto_class == ci).any()), default=-1e9) + FORTRESS_L_MARGIN
+        self._light_classes = {ci for ci in set(self._proto_class.tolist()) if ci not in self._neutral_kind
+                               and float(self._protos[self._proto_class == ci, 0].min()) * 2 > dark_max}
         # printed structure of the board (lines, outlines, text): a hand hides it even where its
         # colour matches the board
         ref_l = cv2.GaussianBlur(self.cal.reference_lab[..., 0], (3, 3), 0)
@@ -590,7 +599,25 @@ class BoardReader:
             halo_full = np.zeros(full_shape, np.uint8)
             halo_full[sl] = halo
         occ |= self._drop_lone_blocks(self._lost_structure(l8, halo_full, roi), occ)
+        if roi is None:
+            occ = self._drop_stray_evidence(occ)
         return self._spaces_near(occ), occ
+
+    def _drop_stray_evidence(self, occ: np.ndarray) -> np.ndarray:
+        """A hand comes with its arm: over the board it leaves a lot of evidence (palm and arm,
+        thousands of mm^2) and the arm reaches the board's edge. Evidence that is small in total
+        (under HAND_TOTAL_MM2) and lies wholly inside the board (farther than HAND_EDGE_MM from
+        its edge) is blur and JPEG near the print, not a hand. Only on a full read: a partial
+        read sees part of the board, and any evidence there makes the board be read in full."""
+        if not occ.any():
+            return occ
+        s = self.s
+        if np.count_nonzero(occ) >= HAND_TOTAL_MM2 * s * s:
+            return occ
+        e = max(1, int(round(HAND_EDGE_MM * s)))
+        if occ[:e].any() or occ[-e:].any() or occ[:, :e].any() or occ[:, -e:].any():
+            return occ
+        return np.zeros_like(occ)
 
     @staticmethod
     def _gradient(l8: np.ndarray) -> np.ndarray:
@@ -914,7 +941,10 @@ class BoardReader:
                     neutral_area.setdefault((si, neutral), []).append(c)
                 continue
             placed.append((c, si, sx, sy))
-        self._add_neutral(neutral_area, cam, occluded, per_space, conf)
+        # spaces with a house of a light colour (its walls are never as dark as a fortress)
+        light_house = {si for c, si, sx, sy in placed if si >= 0 and c.cls in self._light_classes and big_kind
+                       and c.area >= 0.7 * self._expected_area(big_kind, self._sweep(sx, sy, cam, big_kind.height))}
+        self._add_neutral(neutral_area, cam, occluded, per_space, conf, light_house)
         if big_kind is None or small_kind is None:
             return self._results(per_space, conf, occluded, {}), tuple(off)
         expected = [(self._expected_area(big_kind, self._sweep(sx, sy, cam, big_kind.height)),
@@ -986,9 +1016,13 @@ class BoardReader:
         return scales
 
     def _add_neutral(self, neutral_area: Mapping[tuple[int, str], list[_Component]], cam: np.ndarray | None,
-                     occluded: set[int], per_space: dict[int, Counter[Piece]], conf: dict[int, float]) -> None:
+                     occluded: set[int], per_space: dict[int, Counter[Piece]], conf: dict[int, float],
+                     light_house: set[int] = frozenset()) -> None:
         """Neutral pieces (fortresses) from the visible parts of their colour per space: a
-        fortress under a house shows only as a broken ring."""
+        fortress under a house shows only as a broken ring. Under a house of a light colour
+        (``light_house``: its shaded walls never fall into the dark class) a shorter sliver of
+        rim is enough, and the shaded-wall test does not apply: the house hides all of the rim
+        but a thin strip on the camera's side, and nothing else there is dark."""
         for (si, kind), parts in neutral_area.items():
             if si in occluded or per_space.get(si, Counter())[Piece("neutral", kind)]:
                 continue
@@ -997,9 +1031,11 @@ class BoardReader:
             exp = self._expected_area(spec, self._sweep(sp.centre[0], sp.centre[1], cam, spec.height))
             area = sum(c.area for c in parts)
             extent = max(c.long for c in parts)
-            if area < 0.04 * spec.area or extent < 0.4 * spec.min_width:
+            light = si in light_house
+            min_area, min_extent = LIGHT_HOUSE_RIM if light else (0.04, 0.4)
+            if area < min_area * spec.area or extent < min_extent * spec.min_width:
                 continue
-            if self._wall_like(parts, sp.centre, cam) and area < WALL_MM * self._tall_sweep(sp.centre, cam):
+            if not light and self._wall_like(parts, sp.centre, cam) and area < WALL_MM * self._tall_sweep(sp.centre, cam):
                 continue
             n = max(1, int(round(area / (1.2 * exp))))
             per_space.setdefault(si, Counter())[Piece("neutral", kind)] += n

@@ -336,3 +336,59 @@ def test_dark_parts_on_the_camera_side_of_a_house_must_outgrow_a_shaded_wall(chi
     assert not reader._wall_like([away], sp.centre, cam)
     assert not reader._wall_like([toward], sp.centre, None)
     assert 36.0 < WALL_MM * reader._tall_sweep(sp.centre, cam)  # too small to be a rim there
+
+
+def test_small_stray_foreground_inside_the_board_is_not_a_hand(china_layout):
+    """A hand comes with its arm: much foreground, reaching the board's edge. A small patch of
+    unexplained colour (blur and JPEG near the print) well inside the board is not one."""
+    import cv2
+
+    r = render(china_layout, Board(), Conditions(size=(1280, 720), seed=3))
+    H = r.truth.homography
+
+    def paint(img, x0, y0, x1, y1):
+        pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
+        px = cv2.perspectiveTransform(pts, H).reshape(-1, 2)
+        cv2.fillConvexPoly(img, np.round(px).astype(np.int32), (120, 150, 200))  # a skin tone (BGR)
+
+    cx, cy = china_layout.space("lu-dragon").centre
+    reader = BoardReader(china_layout)
+    assert reader.read(r.image, at=0.0).occluded == ()
+    small = r.image.copy()
+    paint(small, cx - 8, cy - 8, cx + 8, cy + 8)  # 256 mm^2, far from the edge
+    reader._last = None
+    assert reader.read(small, at=1.0).occluded == ()
+    # the same patch with an arm reaching it from the board's edge is a hand
+    arm = small.copy()
+    paint(arm, cx - 4, -5, cx + 4, cy)
+    reader._last = None
+    assert "lu-dragon" in reader.read(arm, at=2.0).occluded
+    # ... and so is a large patch, even well inside the board (never mind how it got there)
+    big = r.image.copy()
+    paint(big, cx - 25, cy - 25, cx + 25, cy + 25)
+    reader._last = None
+    assert "lu-dragon" in reader.read(big, at=3.0).occluded
+
+
+def test_a_sliver_of_fortress_rim_under_a_light_coloured_house_is_a_fortress(china_layout):
+    """Under a green or yellow house (whose walls are never as dark as a fortress) a short dark
+    sliver on the camera's side is the rim of a fortress; under a violet one it may be a wall."""
+    from vision.reader import _Component
+
+    reader = BoardReader(china_layout)
+    classes = list(reader._classes)
+    assert {classes[c] for c in reader._light_classes} == {"green", "yellow"}
+    sp = china_layout.space("lu-2")
+    si = china_layout.spaces.index(sp)
+    x, y = sp.centre
+    cam = np.array([x - 500.0, y, -900.0])  # camera far to the left (-x), tilted
+    house = china_layout.pieces["house"]
+    eh = reader._expected_area(house, reader._sweep(x, y, cam, house.height))
+    fortress = classes.index("neutral:fortress")
+    for colour, want in (("green", True), ("yellow", True), ("violet", False)):
+        blob = _Component(classes.index(colour), eh, x + 3.0, y, 19.0, 26.0, 0.9)
+        sliver = _Component(fortress, 34.0, x - 12.0, y, 3.0, 9.0, 0.8)  # on the camera's side
+        spaces, _ = reader._count_colour([blob, sliver], cam, set())
+        got = dict(spaces[si].pieces)
+        assert got.get(Piece(colour, "house")) == 1, got
+        assert (Piece("neutral", "fortress") in got) is want, (colour, got)
