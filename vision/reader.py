@@ -36,10 +36,20 @@ WEAK_CHROMA = 10
 NEAR_PIECE_CHROMA = 16  # weak-foreground threshold 2-6 mm from a piece (colour bleeding)  # a little different: enough to notice a hand, not to read a piece
 UNKNOWN_DISTANCE = 24.0  # farther than this from every piece colour: not a piece
 HAND_MIN_AREA_MM2 = 150.0
+HAND_TOTAL_MM2 = 1500.0  # a hand and arm over the board: at least this much evidence, or some at the board's edge
+HAND_EDGE_MM = 10.0  # ... within this of the board's edge (the arm comes in over it)
 EDGE_MIN = 12  # gradient of a printed line on the reference board
 BLOCK_MM = 10.0  # block size for the "printed lines vanished" test  # unexplained foreground at least this big is a hand or an arm
 FALLBACK_CONFIDENCE = 0.6  # marker mode: a piece read by colour because its tag was not decoded
 SLEEVE_MIN_AREA_MM2 = 2500.0
+FORTRESS_L_MARGIN = 30  # Lab L (0-255) above the darkest neutral prototype that still counts as it: a thin dark rim is lightened by blur
+FORTRESS_PLAYER_DISTANCE = 18.0  # ... and no player colour nearer than this (Lab, L weighted 0.5)
+SCALE_RANGE = (0.8, 1.3)  # bounds of a colour's measured blob area scale (see ``_area_scales``)
+SATURATED_HUE_TOLERANCE = 0.25  # off-hue (perpendicular / along) for a colour more saturated than its prototype
+FRAGMENT = 0.6  # a blob under this many small pieces' area is a part of one (see ``_count_colour``)
+LIGHT_HOUSE_RIM = (0.03, 0.25)  # least dark area (x footprint) and extent (x width) of a fortress under a light-coloured house
+WALL_MM = 5.5  # mm^2 per mm of parallax: the most a tall piece's shaded wall shows (see ``_wall_like``)
+SPLIT_DEPTHS = (0.75, 0.95)  # a blob over two spaces is cut where it is narrower than this many emissary diameters
 CHANGE_TOL = 8  # levels in any colour channel: a 10 mm block of the rectified board that changed more was touched  # a piece-coloured blob this big is not pieces
 
 
@@ -155,6 +165,7 @@ class BoardReader:
         self._thumb_map: tuple | None = None
         self._thumb_origin = (0, 0)
         self._light: np.ndarray | None = None  # the last full read's light correction (1/8 scale)
+        self._scales: dict[int, float] | None = None  # per-colour blob area scale of the last full read
         self._trace: list | None = None  # debugging: (component, space, expected areas, result)
 
     # ------------------------------------------------------------------ set-up
@@ -187,6 +198,12 @@ class BoardReader:
         self._dark_limit = np.clip(self._ref_L_min * 0.5, 0, 255).astype(np.uint8)
         self._bright_limit = np.clip(self._ref_L + 40, 0, 255).astype(np.uint8)
         self._build_lut()
+        # player colours whose darkest shade is lighter than anything the dark (fortress) class
+        # takes: green and yellow, not red, blue or violet
+        dark_max = max((float(self._protos[self._proto_class == ci, 0].max()) * 2 for ci in self._neutral_kind
+                        if (self._proto_class == ci).any()), default=-1e9) + FORTRESS_L_MARGIN
+        self._light_classes = {ci for ci in set(self._proto_class.tolist()) if ci not in self._neutral_kind
+                               and float(self._protos[self._proto_class == ci, 0].min()) * 2 > dark_max}
         # printed structure of the board (lines, outlines, text): a hand hides it even where its
         # colour matches the board
         ref_l = cv2.GaussianBlur(self.cal.reference_lab[..., 0], (3, 3), 0)
@@ -278,7 +295,7 @@ class BoardReader:
             return self.read(frame, at)
         t_seg = time.perf_counter()
         if self.mode is Mode.COLOUR:
-            spaces, off = self._count_colour(comps, cam, occ_spaces)
+            spaces, off = self._count_colour(comps, cam, occ_spaces, partial=redo is not None)
         else:
             spaces, off = self._count_tags(tags, comps, cam, occ_spaces)
         if redo is not None:
@@ -452,6 +469,12 @@ class BoardReader:
         ab = (np.arange(64) * 4 + 2).astype(np.float32)
         grid = np.stack(np.meshgrid(Ls * 0.5, ab, ab, indexing="ij"), axis=-1).reshape(-1, 3)
         best = np.empty(len(grid), np.int16)
+        player_d = np.full(len(grid), np.inf, np.float32)  # distance to the nearest player colour
+        player_floor = np.zeros(len(grid), np.float32)  # L of that colour's darkest prototype
+        is_player = np.array([c not in self._neutral_kind for c in self._proto_class])
+        darkest = np.zeros(int(self._proto_class.max()) + 1, np.float32)
+        for ci in set(self._proto_class.tolist()):
+            darkest[ci] = self._protos[self._proto_class == ci, 0].min() * 2
         for i in range(0, len(grid), 16384):
             g = grid[i:i + 16384]
             d2 = ((g[:, None, :] - self._protos[None, :, :]) ** 2).sum(axis=2)
@@ -459,13 +482,44 @@ class BoardReader:
             cls = self._proto_class[j].astype(np.int16)
             cls[np.sqrt(d2[np.arange(len(j)), j]) > UNKNOWN_DISTANCE] = -2
             best[i:i + 16384] = cls
+            if is_player.any():
+                dp = d2[:, is_player]
+                jp = dp.argmin(axis=1)
+                player_d[i:i + 16384] = np.sqrt(dp[np.arange(len(jp)), jp])
+                player_floor[i:i + 16384] = darkest[self._proto_class[is_player][jp]]
+        # a piece colour more saturated than its prototypes (a piece a little off its nominal
+        # colour, a lit top face) lies far from every prototype but in the same hue direction, at
+        # a chroma neither the board nor skin reaches: it is that colour
+        gab = grid[:, 1:] - 128.0
+        gL = grid[:, 0] * 2
+        best_dev = np.full(len(grid), np.inf, np.float32)
+        unknown = best == -2
+        for k, ci in enumerate(self._proto_class):
+            if ci in self._neutral_kind:
+                continue
+            pab = self._protos[k, 1:] - 128.0
+            n2 = float(pab @ pab)
+            if n2 < 20.0 ** 2:
+                continue  # a greyish colour has no hue to extend
+            t = gab @ pab / n2
+            perp = np.linalg.norm(gab - t[:, None] * pab[None, :], axis=1)
+            dev = perp / (np.maximum(t, 1e-6) * math.sqrt(n2))
+            sel = unknown & (t >= 1.0) & (dev <= SATURATED_HUE_TOLERANCE) \
+                & (np.abs(gL - self._protos[k, 0] * 2) <= 40) & (dev < best_dev)
+            best[sel] = ci
+            best_dev[sel] = dev[sel]
         # very dark, nearly grey pixels belong to a dark neutral piece (a black fortress): the
-        # chroma of dark pixels is mostly JPEG and sensor noise, not colour
+        # chroma of dark pixels is mostly JPEG and sensor noise, not colour. A thin dark rim (a
+        # fortress under a house) is lightened by blur: somewhat lighter pixels count too when no
+        # piece colour is near, or when they are darker than any shade of the nearest one (the
+        # rim mixes with the house's colour; a shaded wall of a dark house is near its colour)
         chroma = np.abs(grid[:, 1] - 128) + np.abs(grid[:, 2] - 128)
         for ci in self._neutral_kind:
             pl = self._protos[self._proto_class == ci, 0] * 2  # back to unweighted L
             if pl.size and pl.max() < 70:
                 sel = (grid[:, 0] * 2 <= pl.max() + 16) & (chroma <= 36)
+                sel |= (grid[:, 0] * 2 <= pl.max() + FORTRESS_L_MARGIN) & (chroma <= 36) \
+                    & ((player_d > FORTRESS_PLAYER_DISTANCE) | (grid[:, 0] * 2 < player_floor - 15))
                 best[sel] = ci
         self._lut = best
 
@@ -544,8 +598,26 @@ class BoardReader:
             occ[sl] = occ_c
             halo_full = np.zeros(full_shape, np.uint8)
             halo_full[sl] = halo
-        occ |= self._lost_structure(l8, halo_full, roi)
+        occ |= self._drop_lone_blocks(self._lost_structure(l8, halo_full, roi), occ)
+        if roi is None:
+            occ = self._drop_stray_evidence(occ)
         return self._spaces_near(occ), occ
+
+    def _drop_stray_evidence(self, occ: np.ndarray) -> np.ndarray:
+        """A hand comes with its arm: over the board it leaves a lot of evidence (palm and arm,
+        thousands of mm^2) and the arm reaches the board's edge. Evidence that is small in total
+        (under HAND_TOTAL_MM2) and lies wholly inside the board (farther than HAND_EDGE_MM from
+        its edge) is blur and JPEG near the print, not a hand. Only on a full read: a partial
+        read sees part of the board, and any evidence there makes the board be read in full."""
+        if not occ.any():
+            return occ
+        s = self.s
+        if np.count_nonzero(occ) >= HAND_TOTAL_MM2 * s * s:
+            return occ
+        e = max(1, int(round(HAND_EDGE_MM * s)))
+        if occ[:e].any() or occ[-e:].any() or occ[:, :e].any() or occ[:, -e:].any():
+            return occ
+        return np.zeros_like(occ)
 
     @staticmethod
     def _gradient(l8: np.ndarray) -> np.ndarray:
@@ -585,6 +657,29 @@ class BoardReader:
         enough = self._edge_count * blk * blk >= 12  # blocks with some printed structure
         bad = (enough & (frac_lost >= 0.6 * self._edge_count)).astype(np.uint8)
         return cv2.resize(bad, (w, h), interpolation=cv2.INTER_NEAREST)
+
+    def _drop_lone_blocks(self, lost: np.ndarray, unexplained: np.ndarray) -> np.ndarray:
+        """Vanished print that is one block alone, with no other sign of a hand within reach
+        (30 mm), is not a hand: a thin line blurred away (heavy blur and JPEG, far side of the
+        board) or hidden by the leaning top of a piece next to it. A hand or an arm hides the print
+        over several blocks, or shows as unexplained foreground nearby."""
+        if not lost.any():
+            return lost
+        bpx = int(round(BLOCK_MM * self.s))
+        n, cc, stats, _ = cv2.connectedComponentsWithStats(lost, connectivity=8)
+        lone = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] <= bpx * bpx]
+        if not lone:
+            return lost
+        support = unexplained.copy()
+        support[(cc > 0) & ~np.isin(cc, lone)] = 1
+        near = cv2.dilate(support, self._grow_kernel) if support.any() else None
+        out = lost.copy()
+        for i in lone:
+            x, y, w, h = stats[i, :4]
+            mine = cc[y:y + h, x:x + w] == i
+            if near is None or not near[y:y + h, x:x + w][mine].any():
+                out[y:y + h, x:x + w][mine] = 0
+        return out
 
     def _spaces_near(self, occ: np.ndarray) -> set[int]:
         spaces: set[int] = set()
@@ -633,7 +728,7 @@ class BoardReader:
             labels[inside > 0] = -2
             player = player | hull
         player = cv2.morphologyEx(player, cv2.MORPH_OPEN, ker)
-        player |= unknown & cv2.dilate(player, ker)  # blended edge pixels belong to the piece
+        player |= self._adopt_edges(player, unknown, ker)  # blended edge pixels belong to the piece
         if occ.any():
             player[occ > 0] = 0
             neutral[occ > 0] = 0
@@ -657,7 +752,12 @@ class BoardReader:
                 if len(classes) == 1:
                     # the usual case: one piece colour; unknown edge pixels are already adopted
                     part = cv2.morphologyEx(sub.view(np.uint8), cv2.MORPH_CLOSE, ker)
-                    out.extend(self._features(part, int(classes[0]), ox + x, oy + y, single=True))
+                    parts = self._split_across_spaces(part, ox + x, oy + y) if not is_neutral else None
+                    if parts is None:
+                        out.extend(self._features(part, int(classes[0]), ox + x, oy + y, single=True))
+                    else:
+                        for p in parts:
+                            out.extend(self._features(p, int(classes[0]), ox + x, oy + y))
                     continue
                 for ci in classes:
                     if (ci in self._neutral_kind) != is_neutral:
@@ -670,8 +770,77 @@ class BoardReader:
                         part = cv2.morphologyEx(part.view(np.uint8), cv2.MORPH_CLOSE, ker)
                     else:
                         part = part.view(np.uint8)
-                    out.extend(self._features(part, ci, ox + x, oy + y))
+                    parts = self._split_across_spaces(part, ox + x, oy + y) if not is_neutral else None
+                    for p in parts or (part,):
+                        out.extend(self._features(p, ci, ox + x, oy + y))
         return out, extra_occ
+
+    def _split_across_spaces(self, mask: np.ndarray, x0: int, y0: int) -> list[np.ndarray] | None:
+        """A blob lying over two spaces is (nearly always) pieces on both that touch in the image
+        (a leaning house and an emissary at the edge of the next space). Cut it at its necks: an
+        the points deeper inside the blob than SPLIT_DEPTHS small-piece radii are the cores of whole
+        pieces (a house, an emissary), the narrow contact between two is not; every pixel then
+        goes to the nearest core. Returns the parts, or None when the blob stays whole."""
+        if not self._small_r:
+            return None
+        s = self.s
+        h, w = mask.shape
+        where = self._space_of[y0:y0 + h, x0:x0 + w][mask > 0]
+        where = where[where >= 0]
+        if where.size == 0:
+            return None
+        counts = np.bincount(where)
+        min_px = 0.5 * math.pi * self._small_r ** 2 * s * s
+        if np.count_nonzero(counts >= min_px) < 2:
+            return None
+        d = 2
+        m = cv2.copyMakeBorder(mask, d, d, d, d, cv2.BORDER_CONSTANT, value=0)
+        dt = cv2.distanceTransform(m, cv2.DIST_L2, 5)
+        for depth in SPLIT_DEPTHS:  # a thicker contact needs a deeper cut
+            core = (dt >= depth * self._small_r * s).view(np.uint8)
+            n, cc = cv2.connectedComponents(core, connectivity=8)
+            if n <= 2:
+                continue
+            # every blob pixel goes to the nearest core
+            _, near = cv2.distanceTransformWithLabels(1 - core, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_CCOMP)
+            core_at = np.zeros(int(near.max()) + 1, np.int32)
+            ys, xs = np.nonzero(core)
+            core_at[near[ys, xs]] = cc[ys, xs]
+            owner = core_at[near][d:d + h, d:d + w]
+            parts = [((owner == k) & (mask > 0)).view(np.uint8) for k in range(1, n)]
+            # keep the cut only where it separates pieces of different spaces, each of a piece's size
+            spaces = set()
+            for p in parts:
+                if np.count_nonzero(p) < min_px:
+                    break
+                ys, xs = np.nonzero(p)
+                spaces.add(int(self._space_of[y0 + int(ys.mean()), x0 + int(xs.mean())]))
+            else:
+                if len(spaces) >= 2:
+                    return parts
+        return None
+
+    @staticmethod
+    def _adopt_edges(player: np.ndarray, unknown: np.ndarray, ker: np.ndarray) -> np.ndarray:
+        """Unknown pixels next to a piece blob: its blended edge (piece colour mixed with the
+        board's). A pixel next to two separate blobs is left out, so that a printed line between
+        two pieces (blended with both) does not join them into one blob."""
+        ring = unknown & cv2.dilate(player, ker) & (1 - player)
+        if not ring.any():
+            return ring
+        n, core = cv2.connectedComponents(player, connectivity=8)
+        if n <= 2:
+            return ring
+        core = core.astype(np.uint16)
+        hi = cv2.dilate(core, ker)
+        lo = cv2.erode(np.where(core > 0, core, np.uint16(65535)), ker)
+        ring &= (hi == lo).view(np.uint8)
+        # adopted pixels of two blobs that touch each other would join them: drop both
+        lab = np.where(ring > 0, hi, core).astype(np.uint16)
+        hi2 = cv2.dilate(lab, ker)
+        lo2 = cv2.erode(np.where(lab > 0, lab, np.uint16(65535)), ker)
+        ring &= (hi2 == lo2).view(np.uint8)
+        return ring
 
     def _features(self, mask: np.ndarray, ci: int, x0: int, y0: int, single: bool = False) -> list[_Component]:
         s = self.s
@@ -748,8 +917,8 @@ class BoardReader:
             return AREA_GROWTH * (spec.area + spec.size[0] * sweep)
         return AREA_GROWTH * (spec.area + 0.5 * (spec.size[0] + spec.size[-1]) * sweep)
 
-    def _count_colour(self, comps: list[_Component], cam: np.ndarray | None, occluded: set[int]
-                      ) -> tuple[tuple[SpaceResult, ...], tuple[tuple[str, float, float], ...]]:
+    def _count_colour(self, comps: list[_Component], cam: np.ndarray | None, occluded: set[int],
+                      partial: bool = False) -> tuple[tuple[SpaceResult, ...], tuple[tuple[str, float, float], ...]]:
         layout = self.layout
         per_space: dict[int, Counter[Piece]] = {}
         conf: dict[int, float] = {}
@@ -772,13 +941,21 @@ class BoardReader:
                     neutral_area.setdefault((si, neutral), []).append(c)
                 continue
             placed.append((c, si, sx, sy))
-        self._add_neutral(neutral_area, cam, occluded, per_space, conf)
+        # spaces with a house of a light colour (its walls are never as dark as a fortress)
+        light_house = {si for c, si, sx, sy in placed if si >= 0 and c.cls in self._light_classes and big_kind
+                       and c.area >= 0.7 * self._expected_area(big_kind, self._sweep(sx, sy, cam, big_kind.height))}
+        self._add_neutral(neutral_area, cam, occluded, per_space, conf, light_house)
         if big_kind is None or small_kind is None:
             return self._results(per_space, conf, occluded, {}), tuple(off)
-        for c, si, sx, sy in placed:
+        expected = [(self._expected_area(big_kind, self._sweep(sx, sy, cam, big_kind.height)),
+                     self._expected_area(small_kind, self._sweep(sx, sy, cam, small_kind.height)))
+                    for c, si, sx, sy in placed]
+        scales = self._area_scales(placed, expected, occluded, partial)
+        fragments: dict[tuple[int, str], list[tuple[_Component, float]]] = {}
+        for (c, si, sx, sy), (eh, ee) in zip(placed, expected):
             owner = self._classes[c.cls]
-            eh = self._expected_area(big_kind, self._sweep(sx, sy, cam, big_kind.height))
-            ee = self._expected_area(small_kind, self._sweep(sx, sy, cam, small_kind.height))
+            k = scales.get(c.cls, scales.get(-1, 1.0))
+            eh, ee = eh * k, ee * k
             # specks, and thin rings where a dark piece blends into the board, are not pieces
             if c.area < 0.3 * ee or c.fill < 0.4 or c.short < 0.5 * small_kind.min_width:
                 continue
@@ -793,14 +970,59 @@ class BoardReader:
                     for p, n in found.items():
                         off.append((f"{n} x {p.owner} {p.kind}", sx, sy))
                 continue
+            if c.area < FRAGMENT * ee and found == Counter({Piece(owner, small_kind.kind): 1}):
+                fragments.setdefault((si, owner), []).append((c, ee))
+                continue
             per_space.setdefault(si, Counter()).update(found)
             conf[si] = min(conf.get(si, 1.0), q)
+        # parts of one small piece (cut by a printed line, or partly hidden by a leaning house)
+        # lie within a piece's width of each other: their areas add up
+        reach = small_kind.size[0]
+        for (si, owner), parts in fragments.items():
+            group = list(range(len(parts)))
+            for a in range(len(parts)):
+                for b in range(a):
+                    if math.hypot(parts[a][0].cx - parts[b][0].cx, parts[a][0].cy - parts[b][0].cy) < reach:
+                        ga, gb = group[a], group[b]
+                        group = [gb if g == ga else g for g in group]
+            for g in set(group):
+                members = [parts[i] for i in range(len(parts)) if group[i] == g]
+                area = sum(c.area for c, _ in members)
+                n = max(1, int(round(area / float(np.mean([ee for _, ee in members])))))
+                per_space.setdefault(si, Counter())[Piece(owner, small_kind.kind)] += n
+                conf[si] = min(conf.get(si, 1.0), 0.6)
         return self._results(per_space, conf, occluded, {}), tuple(off)
 
+    def _area_scales(self, placed: list[tuple[_Component, int, float, float]], expected: list[tuple[float, float]],
+                     occluded: set[int], partial: bool) -> dict[int, float]:
+        """How much larger than predicted each colour's blobs are in this frame. Blur, JPEG and
+        the colour's contrast with the board grow a blob by an amount that differs between
+        colours (a yellow piece on a pale board grows more than a blue one) and between frames;
+        the pieces whose shape is unmistakable measure it: round blobs the size of one small
+        piece (a lone emissary). Their median area over the prediction is the colour's scale;
+        a colour without one takes the median over all colours (1 when there is none). A
+        partial read keeps the last full read's scales (the light and blur did not change)."""
+        if partial and self._scales is not None:
+            return self._scales
+        per: dict[int, list[float]] = {}
+        for (c, si, _, _), (_, ee) in zip(placed, expected):
+            r = c.area / ee
+            if si >= 0 and si not in occluded and 0.7 <= r <= 1.5 and c.long < 1.25 * c.short and c.fill > 0.78:
+                per.setdefault(c.cls, []).append(r)
+        every = [r for rs in per.values() for r in rs]
+        scales = {cls: float(np.clip(np.median(rs), *SCALE_RANGE)) for cls, rs in per.items()}
+        scales[-1] = float(np.clip(np.median(every), *SCALE_RANGE)) if every else 1.0
+        self._scales = scales
+        return scales
+
     def _add_neutral(self, neutral_area: Mapping[tuple[int, str], list[_Component]], cam: np.ndarray | None,
-                     occluded: set[int], per_space: dict[int, Counter[Piece]], conf: dict[int, float]) -> None:
+                     occluded: set[int], per_space: dict[int, Counter[Piece]], conf: dict[int, float],
+                     light_house: set[int] = frozenset()) -> None:
         """Neutral pieces (fortresses) from the visible parts of their colour per space: a
-        fortress under a house shows only as a broken ring."""
+        fortress under a house shows only as a broken ring. Under a house of a light colour
+        (``light_house``: its shaded walls never fall into the dark class) a shorter sliver of
+        rim is enough, and the shaded-wall test does not apply: the house hides all of the rim
+        but a thin strip on the camera's side, and nothing else there is dark."""
         for (si, kind), parts in neutral_area.items():
             if si in occluded or per_space.get(si, Counter())[Piece("neutral", kind)]:
                 continue
@@ -809,11 +1031,38 @@ class BoardReader:
             exp = self._expected_area(spec, self._sweep(sp.centre[0], sp.centre[1], cam, spec.height))
             area = sum(c.area for c in parts)
             extent = max(c.long for c in parts)
-            if area < 0.04 * spec.area or extent < 0.4 * spec.min_width:
+            light = si in light_house
+            min_area, min_extent = LIGHT_HOUSE_RIM if light else (0.04, 0.4)
+            if area < min_area * spec.area or extent < min_extent * spec.min_width:
+                continue
+            if not light and self._wall_like(parts, sp.centre, cam) and area < WALL_MM * self._tall_sweep(sp.centre, cam):
                 continue
             n = max(1, int(round(area / (1.2 * exp))))
             per_space.setdefault(si, Counter())[Piece("neutral", kind)] += n
             conf[si] = min(conf.get(si, 1.0), 0.95 if area >= 0.3 * exp else 0.7)
+
+    def _tall_sweep(self, at: tuple[float, float], cam: np.ndarray | None) -> float:
+        """Parallax (mm) of the top of the tallest player piece at a board point."""
+        h = max((self.layout.pieces[k].height for k in self._player_kinds), default=0.0)
+        return self._sweep(at[0], at[1], cam, h)
+
+    def _wall_like(self, parts: list[_Component], at: tuple[float, float], cam: np.ndarray | None) -> bool:
+        """Dark parts that lie on the camera's side of a space: where a tall piece there shows
+        its walls (its top is seen displaced away from the camera). A dark-coloured house's
+        shaded wall can pass for the rim of a fortress under it; the wall's area grows with the
+        parallax, so on that side the rim must be larger than a wall could be."""
+        if cam is None:
+            return False
+        h = max((self.layout.pieces[k].height for k in self._player_kinds), default=0.0)
+        v = parallax(np.array([at], float), cam, h)[0]
+        n = float(np.linalg.norm(v))
+        if n < 1e-6:
+            return False
+        mid = np.asarray(at, float) + 0.5 * v  # about where a tall piece's blob is centred
+        toward = -v / n
+        w = sum(c.area * float(np.dot([c.cx - mid[0], c.cy - mid[1]], toward))
+                / (math.hypot(c.cx - mid[0], c.cy - mid[1]) + 1e-6) for c in parts)
+        return w > 0.5 * sum(c.area for c in parts)
 
     @staticmethod
     def _explain(c: _Component, eh: float, ee: float, big: PieceSpec, small: PieceSpec, owner: str,
@@ -837,7 +1086,10 @@ class BoardReader:
             # house seen obliquely is dented by its shaded wall, but keeps its fill and aspect.
             k = max(2, int(round(r_small)))
             if k == 2:
-                one = aspect < 1.6 or (aspect < 1.75 and c.waist < 2.5)
+                # ... or a house stretched by its parallax (a tall piece seen obliquely): as wide
+                # as a house, full, no waist (two discs side by side are narrower, with a waist)
+                one = aspect < 1.6 or (aspect < 1.75 and c.waist < 2.5) \
+                    or (c.short >= big.min_width + 3.5 and c.fill >= 0.78 and c.waist < 3.0)
             elif k == 3:
                 one = c.fill >= 0.74 and c.long < 2.5 * big.min_width
             else:
@@ -850,8 +1102,11 @@ class BoardReader:
             # outline is ragged where it meets the dark fortress
             return Counter({Piece(owner, big.kind): 1}), 0.6
         k = max(1, int(round(r_small)))
-        if c.peaks >= 1 and abs(c.peaks - r_small) < 1.0 and c.peaks != k:
-            k = c.peaks  # the area is ambiguous between two counts: the shape decides
+        if c.peaks >= 1 and abs(c.peaks - r_small) < 0.6 and c.peaks != k and not (k == 1 and aspect < 1.4):
+            # the area is ambiguous between two counts: the shape decides (the distance map of
+            # one round blob, elongated by its parallax, can have two maxima: two touching
+            # discs are elongated)
+            k = c.peaks
         resid = abs(r_small - k)
         return Counter({Piece(owner, small.kind): k}), float(max(0.2, 1 - 1.5 * resid))
 

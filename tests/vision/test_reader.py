@@ -189,3 +189,206 @@ def test_after_one_move_only_the_changed_spaces_are_read_again(china_layout):
     assert det.observation().board() == after, space
     full = BoardReader(china_layout, incremental=False).read(img, at=1.0)
     assert full.partial is None and full.observation().board() == after
+
+
+# ---------------------------------------------------------------- colour-mode counting details
+
+def _lut_class(reader, L, a, b):
+    a, b = a + 128, b + 128
+    return int(reader._lut[((L >> 3) << 12) | ((a >> 2) << 6) | (b >> 2)])
+
+
+def test_a_printed_line_between_two_blobs_does_not_join_them():
+    import cv2
+
+    player = np.zeros((20, 30), np.uint8)
+    player[5:15, 3:12] = 1
+    player[5:15, 15:25] = 1
+    unknown = np.zeros_like(player)
+    unknown[:, 12:15] = 1  # a line blended with both pieces
+    unknown[3:5, 3:25] = 1  # an edge blended with the board
+    ring = BoardReader._adopt_edges(player, unknown, np.ones((3, 3), np.uint8))
+    n, _ = cv2.connectedComponents(player | ring, connectivity=8)
+    assert n - 1 == 2
+    assert ring[4, 6] and ring[4, 20]  # the outer edges are still adopted
+    # one blob: all its blended edge pixels are adopted
+    one = np.zeros_like(player)
+    one[5:15, 3:25] = 1
+    assert BoardReader._adopt_edges(one, unknown, np.ones((3, 3), np.uint8))[4, 10]
+
+
+def test_a_blob_over_two_spaces_is_cut_between_the_pieces(china_layout):
+    import cv2
+
+    reader = BoardReader(china_layout)
+    site, dragon = china_layout.space("lu-2"), china_layout.space("lu-dragon")
+    (sx, sy), (dx, dy) = site.centre, dragon.centre
+    u = np.array([dx - sx, dy - sy]) / np.hypot(dx - sx, dy - sy)
+    h, w = reader._space_of.shape
+    mask = np.zeros((h, w), np.uint8)
+    house = cv2.boxPoints(((sx, sy), (20.0, 26.0), float(np.degrees(np.arctan2(u[1], u[0])))))
+    cv2.fillConvexPoly(mask, np.round(house).astype(np.int32), 1)
+    # an emissary on the dragon, touching the house's end (an overlap of 2 mm)
+    ex, ey = np.array([sx, sy]) + u * (13.0 + 8.5 - 2.0)
+    cv2.circle(mask, (int(round(ex)), int(round(ey))), 8, 1, -1)
+    ys, xs = np.nonzero(mask)
+    x0, y0 = xs.min(), ys.min()
+    sub = mask[y0:ys.max() + 1, x0:xs.max() + 1]
+    parts = reader._split_across_spaces(sub, int(x0), int(y0))
+    assert parts is not None and len(parts) == 2
+    areas = sorted(int(p.sum()) for p in parts)
+    assert 150 < areas[0] < 260 and 450 < areas[1] < 620, areas
+    # a house alone is never cut, even where it leans over the next space
+    lone = np.zeros((h, w), np.uint8)
+    lean = cv2.boxPoints(((sx + u[0] * 8, sy + u[1] * 8), (20.0, 40.0), float(np.degrees(np.arctan2(u[1], u[0])) + 90)))
+    cv2.fillConvexPoly(lone, np.round(lean).astype(np.int32), 1)
+    ys, xs = np.nonzero(lone)
+    assert reader._split_across_spaces(lone[ys.min():ys.max() + 1, xs.min():xs.max() + 1], int(xs.min()), int(ys.min())) is None
+
+
+def test_piece_colours_beyond_their_prototypes_and_fortress_rims(china_layout):
+    import cv2
+
+    from vision.render import SKIN_TONES
+
+    reader = BoardReader(china_layout)
+    classes = list(reader._classes)
+    # a piece more saturated than its nominal colour is still its colour
+    assert classes[_lut_class(reader, 248, -21, 91)] == "yellow"
+    assert classes[_lut_class(reader, 100, 46, -81)] == "blue"
+    # skin never becomes a piece colour
+    for rgb in SKIN_TONES:
+        for f in (0.7, 0.85, 1.0, 1.1):
+            bgr = np.clip(np.array(rgb[::-1], float) * f, 0, 255).astype(np.uint8)[None, None]
+            L, a, b = (int(v) for v in cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[0, 0])
+            assert _lut_class(reader, L, a - 128, b - 128) < 0 or classes[_lut_class(reader, L, a - 128, b - 128)].startswith("neutral")
+    # the thin dark rim of a fortress under a house, lightened and tinted by the house's colour
+    fortress = classes.index("neutral:fortress")
+    assert _lut_class(reader, 58, -2, 24) == fortress  # next to a yellow house
+    assert _lut_class(reader, 52, -17, 12) == fortress  # next to a green house
+    # ... but the shaded wall of a blue house stays blue
+    assert classes[_lut_class(reader, 51, 7, -26)] == "blue"
+
+
+def test_round_blob_is_one_small_piece_and_a_stretched_house_is_a_house(china_layout):
+    from vision.reader import _Component
+
+    big, small = china_layout.pieces["house"], china_layout.pieces["emissary"]
+    ee, eh = 260.0, 700.0
+    # one emissary whose distance map has two maxima (parallax stretches it a little)
+    one = _Component(0, 1.15 * ee, 0, 0, 18.0, 19.5, 0.82, 1.2, 2)
+    found, _ = BoardReader._explain(one, eh, ee, big, small, "red")
+    assert found == Counter({Piece("red", "emissary"): 1})
+    # two touching emissaries: elongated, narrow, with a waist
+    two = _Component(0, 2.1 * ee, 0, 0, 19.5, 37.0, 0.73, 4.8, 2)
+    assert BoardReader._explain(two, eh, ee, big, small, "red")[0] == Counter({Piece("red", "emissary"): 2})
+    # a tall house seen obliquely: stretched by its parallax, but wide and full, no waist
+    house = _Component(0, 2.3 * ee, 0, 0, 22.5, 39.9, 0.84, 1.7, 3)
+    assert BoardReader._explain(house, eh, ee, big, small, "red")[0] == Counter({Piece("red", "house"): 1})
+
+
+def test_blob_sizes_are_calibrated_per_colour_on_lone_small_pieces(china_layout):
+    from vision.reader import _Component
+
+    reader = BoardReader(china_layout)
+    lone = [(_Component(4, 1.25 * 240, 0, 0, 19.0, 20.0, 0.85, 1.0, 1), 0, 0.0, 0.0) for _ in range(3)]
+    house = [(_Component(0, 700.0, 0, 0, 24.0, 28.0, 0.9, 1.0, 1), 1, 0.0, 0.0)]
+    placed = lone + house
+    scales = reader._area_scales(placed, [(700.0, 240.0)] * len(placed), set(), partial=False)
+    assert scales[4] == pytest.approx(1.25)
+    assert 0 not in scales and scales[-1] == pytest.approx(1.25)  # a colour without lone pieces: the frame's
+    # a partial read keeps the last full read's scales
+    assert reader._area_scales([], [], set(), partial=True) is scales
+    # parts of one emissary (cut by a line) count once; two apart count twice
+    frag = [_Component(1, 90.0, 100.0, 100.0, 10.0, 12.0, 0.8, 1.0, 0), _Component(1, 95.0, 108.0, 101.0, 10.0, 12.0, 0.8, 1.0, 0)]
+    sid = china_layout.spaces.index(china_layout.space("lu-dragon"))
+    cx, cy = china_layout.space("lu-dragon").centre
+    for c in frag:
+        c.cx, c.cy = cx + c.cx - 100, cy + c.cy - 100
+    spaces, _ = reader._count_colour(frag, None, set())
+    assert dict(spaces[sid].pieces) == {Piece("green", "emissary"): 1}
+
+
+def test_one_block_of_vanished_print_alone_is_not_a_hand(china_layout):
+    reader = BoardReader(china_layout)
+    h, w = reader._space_of.shape
+    lost = np.zeros((h, w), np.uint8)
+    lost[100:110, 100:110] = 1  # alone, nothing else near
+    lost[300:310, 300:310] = lost[310:320, 310:320] = 1  # two touching blocks
+    lost[100:110, 450:460] = 1  # alone, but next to unexplained foreground (a hand's edge)
+    unexplained = np.zeros_like(lost)
+    unexplained[100:140, 470:500] = 1
+    out = reader._drop_lone_blocks(lost, unexplained)
+    assert out[105, 105] == 0 and out[305, 305] == 1 and out[315, 315] == 1 and out[105, 455] == 1
+
+
+def test_dark_parts_on_the_camera_side_of_a_house_must_outgrow_a_shaded_wall(china_layout):
+    from vision.reader import WALL_MM, _Component
+
+    reader = BoardReader(china_layout)
+    sp = china_layout.space("lu-2")
+    x, y = sp.centre
+    cam = np.array([x - 500.0, y, -900.0])  # camera far to the left (-x), tilted
+    assert reader._tall_sweep(sp.centre, cam) > 5
+    toward = _Component(5, 36.0, x - 12.0, y, 3.0, 14.0, 0.8)  # on the camera's side
+    away = _Component(5, 36.0, x + 12.0, y, 3.0, 14.0, 0.8)
+    assert reader._wall_like([toward], sp.centre, cam)
+    assert not reader._wall_like([away], sp.centre, cam)
+    assert not reader._wall_like([toward], sp.centre, None)
+    assert 36.0 < WALL_MM * reader._tall_sweep(sp.centre, cam)  # too small to be a rim there
+
+
+def test_small_stray_foreground_inside_the_board_is_not_a_hand(china_layout):
+    """A hand comes with its arm: much foreground, reaching the board's edge. A small patch of
+    unexplained colour (blur and JPEG near the print) well inside the board is not one."""
+    import cv2
+
+    r = render(china_layout, Board(), Conditions(size=(1280, 720), seed=3))
+    H = r.truth.homography
+
+    def paint(img, x0, y0, x1, y1):
+        pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
+        px = cv2.perspectiveTransform(pts, H).reshape(-1, 2)
+        cv2.fillConvexPoly(img, np.round(px).astype(np.int32), (120, 150, 200))  # a skin tone (BGR)
+
+    cx, cy = china_layout.space("lu-dragon").centre
+    reader = BoardReader(china_layout)
+    assert reader.read(r.image, at=0.0).occluded == ()
+    small = r.image.copy()
+    paint(small, cx - 8, cy - 8, cx + 8, cy + 8)  # 256 mm^2, far from the edge
+    reader._last = None
+    assert reader.read(small, at=1.0).occluded == ()
+    # the same patch with an arm reaching it from the board's edge is a hand
+    arm = small.copy()
+    paint(arm, cx - 4, -5, cx + 4, cy)
+    reader._last = None
+    assert "lu-dragon" in reader.read(arm, at=2.0).occluded
+    # ... and so is a large patch, even well inside the board (never mind how it got there)
+    big = r.image.copy()
+    paint(big, cx - 25, cy - 25, cx + 25, cy + 25)
+    reader._last = None
+    assert "lu-dragon" in reader.read(big, at=3.0).occluded
+
+
+def test_a_sliver_of_fortress_rim_under_a_light_coloured_house_is_a_fortress(china_layout):
+    """Under a green or yellow house (whose walls are never as dark as a fortress) a short dark
+    sliver on the camera's side is the rim of a fortress; under a violet one it may be a wall."""
+    from vision.reader import _Component
+
+    reader = BoardReader(china_layout)
+    classes = list(reader._classes)
+    assert {classes[c] for c in reader._light_classes} == {"green", "yellow"}
+    sp = china_layout.space("lu-2")
+    si = china_layout.spaces.index(sp)
+    x, y = sp.centre
+    cam = np.array([x - 500.0, y, -900.0])  # camera far to the left (-x), tilted
+    house = china_layout.pieces["house"]
+    eh = reader._expected_area(house, reader._sweep(x, y, cam, house.height))
+    fortress = classes.index("neutral:fortress")
+    for colour, want in (("green", True), ("yellow", True), ("violet", False)):
+        blob = _Component(classes.index(colour), eh, x + 3.0, y, 19.0, 26.0, 0.9)
+        sliver = _Component(fortress, 34.0, x - 12.0, y, 3.0, 9.0, 0.8)  # on the camera's side
+        spaces, _ = reader._count_colour([blob, sliver], cam, set())
+        got = dict(spaces[si].pieces)
+        assert got.get(Piece(colour, "house")) == 1, got
+        assert (Piece("neutral", "fortress") in got) is want, (colour, got)
