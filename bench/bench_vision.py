@@ -3,7 +3,7 @@ frames with varied perturbations, in colour mode and marker mode.
 
     python -m bench vision                         # 500 frames per mode, 1280x720, china-a
     python -m bench vision -- --frames 100 --modes colour
-    python -m bench vision -- --modes marker --size 2560x1440 --frames 100
+    python -m bench vision -- --modes marker --size 3840x2160     # tags read at 4K, watched at 720p
 
 Frames come in groups of ``--per-pose`` with one camera pose each (a fixed camera over a game):
 the first frame of a group registers the board (full marker detection, timed separately), the
@@ -14,6 +14,12 @@ frame differs only where that piece was seen: the per-space change detection re-
 spaces near it; the line reports its time and whether those boards came out right). Timings use one
 OpenCV thread. Accuracy counts spaces the reader did not flag as occluded; a frame's whole board
 is correct when every space is read right and nothing is flagged that was not covered.
+
+Marker mode at a ``--size`` larger than ``--watch`` (default 1280x720) reads as the camera would
+deliver it (picamera2: a main and a lores stream of the same view): the reader watches the frame
+scaled down to the watch size (registration, change detection, occlusion, colours) and decodes the
+tags in the full-size frame only when it reads the board. The scaling is not timed (the camera's
+ISP does it on a Pi).
 """
 
 from __future__ import annotations
@@ -32,13 +38,13 @@ def _parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _dump(folder: str, i: int, space: str, r, reader, layout, want, got, tag: str = "wrong") -> None:
+def _dump(folder: str, i: int, space: str, r, reader, layout, want, got, tag: str = "wrong", image=None) -> None:
     """Save the frame's rectified board around a misread space, for looking at."""
     import os
 
     os.makedirs(folder, exist_ok=True)
     reg = reader.registrar.current
-    rect = reader._rectify(r.image, reg.homography)
+    rect = reader._rectify(r.image if image is None else image, reg.homography)
     sp = layout.space(space)
     x, y = (int(v) for v in sp.centre)
     R = int((sp.radius or 20) + 14)
@@ -85,7 +91,8 @@ def _one_move(layout, r, cond, tag_map, rng):
 
 
 def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: int, seed: int,
-             hand_probability: float, strength: float, dump: str | None = None, move_every: int = 2) -> dict:
+             hand_probability: float, strength: float, dump: str | None = None, move_every: int = 2,
+             watch: tuple[int, int] | None = None) -> dict:
     from vision.reader import BoardReader
     from vision.render import default_tag_map, random_board, random_conditions, render
 
@@ -93,6 +100,20 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
     move_rng = np.random.default_rng(seed + 7)  # its own stream: the frames stay those of earlier runs
     tag_map = default_tag_map(layout) if mode == "marker" else None
     reader = BoardReader(layout, mode=mode, tag_map=tag_map)
+    if mode != "marker" or watch is None or tuple(watch) == tuple(size):
+        watch = None
+
+    def read(img, at):
+        """(reader's detection, the frame the reader watched)"""
+        if watch is None:
+            return reader.read(img, at=at), img
+        small = cv2.resize(img, watch, interpolation=cv2.INTER_AREA)
+        t = time.perf_counter()
+        det = reader.read(small, at=at, detail=img)
+        read.spent += time.perf_counter() - t
+        return det, small
+
+    read.spent = 0.0
     stats = Counter()
     errors: Counter[str] = Counter()
     t_read: list[float] = []
@@ -126,16 +147,18 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
         flags["shadow"] += bool(cond.shadows)
         flags["hand"] += cond.hand is not None
         reader._last = None  # a new position: time (and check) a full read, not a partial one
+        read.spent = 0.0
         t0 = time.perf_counter()
-        det = reader.read(r.image, at=float(i))
-        dt = (time.perf_counter() - t0) * 1e3
+        det, watched = read(r.image, float(i))
+        dt = (time.perf_counter() - t0) * 1e3 if watch is None else read.spent * 1e3
         if det.registration.fresh:
             t_reg.append(det.timings_ms.get("registration", 0.0))
             # time the read alone once the registration is known (board has not moved)
             reader._last = None
+            read.spent = 0.0
             t0 = time.perf_counter()
-            det = reader.read(r.image, at=float(i))
-            dt = (time.perf_counter() - t0) * 1e3
+            det, watched = read(r.image, float(i))
+            dt = (time.perf_counter() - t0) * 1e3 if watch is None else read.spent * 1e3
         stats["frames"] += 1
         if not det.registration.usable:
             stats["unregistered"] += 1
@@ -147,9 +170,10 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
         # nothing on the table changed, new sensor noise only
         cv2.randn(noise, 0, 2)
         again = np.clip(r.image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        read.spent = 0.0
         t0 = time.perf_counter()
-        det2 = reader.read(again, at=float(i) + 0.5)
-        t_same.append((time.perf_counter() - t0) * 1e3)
+        det2, _ = read(again, float(i) + 0.5)
+        t_same.append((time.perf_counter() - t0) * 1e3 if watch is None else read.spent * 1e3)
         stats["same_reused"] += det2.reused
         if move_every and i % move_every == 0 and r.truth.placements:
             # one piece taken away, nothing else changed: the frame is the same but for the
@@ -157,9 +181,10 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
             moved, board_after = _one_move(layout, r, cond, tag_map, move_rng)
             cv2.randn(noise, 0, 2)
             moved = np.clip(moved.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+            read.spent = 0.0
             t0 = time.perf_counter()
-            det3 = reader.read(moved, at=float(i) + 0.7)
-            t_move.append((time.perf_counter() - t0) * 1e3)
+            det3, _ = read(moved, float(i) + 0.7)
+            t_move.append((time.perf_counter() - t0) * 1e3 if watch is None else read.spent * 1e3)
             if det3.partial is not None:
                 move_spaces.append(det3.partial)
             ok = all(s.occluded or Counter(dict(s.pieces)) == board_after.pieces(s.space) for s in det3.spaces)
@@ -179,7 +204,7 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
                     stats["read_through"] += 1
                     board_ok = False
                     if dump:
-                        _dump(dump, i, s.space, r, reader, layout, want, Counter(dict(s.pieces)), "readthrough")
+                        _dump(dump, i, s.space, r, reader, layout, want, Counter(dict(s.pieces)), "readthrough", watched)
                 continue
             if s.occluded:
                 stats["false_occ"] += 1
@@ -191,7 +216,7 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
                 stats["spaces_ok"] += 1
             else:
                 if dump:
-                    _dump(dump, i, s.space, r, reader, layout, want, got)
+                    _dump(dump, i, s.space, r, reader, layout, want, got, image=watched)
                 board_ok = False
                 for p, n in (want - got).items():
                     errors[f"missed {p.kind}"] += n
@@ -205,7 +230,7 @@ def run_mode(mode: str, layout, frames: int, size: tuple[int, int], per_pose: in
             stats["clear_ok"] += board_ok
             if flagged:
                 stats["clear_false_occ_frames"] += 1
-    return {"mode": mode, "size": size, "stats": stats, "errors": errors, "t_read": t_read, "t_same": t_same,
+    return {"mode": mode, "size": size, "watch": watch, "stats": stats, "errors": errors, "t_read": t_read, "t_same": t_same,
             "n_spaces": len(layout.spaces), "t_reg": t_reg, "t_move": t_move, "move_spaces": move_spaces, "t_parts": t_parts, "cover": cover, "flags": flags}
 
 
@@ -220,7 +245,8 @@ def report(res: dict) -> None:
     s, e = res["stats"], res["errors"]
     w, h = res["size"]
     n = s["frames"]
-    print(f"-- {res['mode']} mode, {w}x{h}, {n} frames --")
+    watch = f" (watched at {res['watch'][0]}x{res['watch'][1]}, tags read at {w}x{h})" if res.get("watch") else ""
+    print(f"-- {res['mode']} mode, {w}x{h}{watch}, {n} frames --")
     reg = n - s["unregistered"]
     print(f"registered: {reg}/{n} frames ({s['unregistered']} not: markers hidden by an arm in "
           f"{s['unregistered_hand']}); never read while unregistered")
@@ -275,6 +301,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--modes", default="colour,marker")
     ap.add_argument("--board", default="china-a")
     ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--watch", default="1280x720", help="marker mode at a larger --size: the size of the frame "
+                                                        "the reader watches (the tags are read at --size)")
     ap.add_argument("--per-pose", type=int, default=10)
     ap.add_argument("--hand", type=float, default=0.3, help="fraction of frames with a hand")
     ap.add_argument("--strength", type=float, default=1.0)
@@ -294,7 +322,7 @@ def main(argv: list[str]) -> int:
     for k, mode in enumerate(m.strip() for m in args.modes.split(",") if m.strip()):
         t0 = time.perf_counter()
         res = run_mode(mode, layout, args.frames, size, args.per_pose, args.seed + 1000 * k, args.hand, args.strength,
-                       args.dump, args.move_every)
+                       args.dump, args.move_every, _parse_size(args.watch))
         report(res)
         print(f"({time.perf_counter() - t0:.0f} s including rendering)")
         results.append(res)

@@ -15,15 +15,36 @@ import cv2
 import numpy as np
 
 CORNER_DICTIONARY = "DICT_APRILTAG_36h11"
-PIECE_DICTIONARY = "DICT_4X4_250"
+# piece tags: our own 4x4 dictionary of 20 codes at least 6 bits apart (2 bit errors corrected),
+# stored as data (vision/piece_tags.json). A tag names a piece type, so few codes are needed, and
+# few codes far apart decode more reliably and are less often found in the board's artwork.
+# The former DICT_4X4_250 tags still work with ``BoardReader(tag_dictionary="DICT_4X4_250")``.
+PIECE_DICTIONARY = "TABLEREF_4X4_20"
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+_CUSTOM = {"TABLEREF_4X4_20": Path(__file__).with_name("piece_tags.json")}
+
+
+def known_dictionary(name: str) -> bool:
+    return name in _CUSTOM or (name.startswith("DICT_") and hasattr(cv2.aruco, name))
 
 
 @lru_cache(maxsize=None)
 def dictionary(name: str) -> cv2.aruco.Dictionary:
-    if not name.startswith("DICT_") or not hasattr(cv2.aruco, name):
+    if name in _CUSTOM:
+        import json
+
+        data = json.loads(_CUSTOM[name].read_text("utf-8"))
+        n = int(data["marker_size"])
+        bits = [np.array([int(ch) for ch in code], np.uint8).reshape(n, n) for code in data["codes"]]
+        bytes_list = np.concatenate([cv2.aruco.Dictionary.getByteListFromBits(b) for b in bits])
+        return cv2.aruco.Dictionary(bytes_list, n, int(data["max_correction_bits"]))
+    if not known_dictionary(name):
         raise ValueError(f"unknown ArUco dictionary {name!r}")
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
+
+
+def dictionary_size(name: str) -> int:
+    return int(dictionary(name).bytesList.shape[0])
 
 
 def marker_bits(name: str) -> int:
@@ -46,10 +67,11 @@ def corner_detector(name: str = CORNER_DICTIONARY, refine: bool = True) -> cv2.a
 
 
 def piece_detector(name: str = PIECE_DICTIONARY) -> cv2.aruco.ArucoDetector:
-    """Detector for the small tags on pieces: tuned for markers of 15-30 pixels."""
+    """Detector for the small tags on pieces: tuned for markers of 15-30 pixels. The reader sets
+    the size limits per image from the tags' expected size in pixels."""
     p = cv2.aruco.DetectorParameters()
     p.minMarkerPerimeterRate = 0.01
-    p.adaptiveThreshWinSizeMin = 5
+    p.adaptiveThreshWinSizeMin = 5  # the reader widens these for larger cells
     p.adaptiveThreshWinSizeMax = 15
     p.adaptiveThreshWinSizeStep = 10
     p.perspectiveRemovePixelPerCell = 6
@@ -57,7 +79,9 @@ def piece_detector(name: str = PIECE_DICTIONARY) -> cv2.aruco.ArucoDetector:
     p.polygonalApproxAccuracyRate = 0.06
     p.minCornerDistanceRate = 0.02
     p.minDistanceToBorder = 1
-    p.errorCorrectionRate = 0.6
+    # our own piece dictionary's codes are 6 bits apart: correct up to 2 wrong bits (a tag
+    # must also have its piece's size, see the reader); the predefined ones: as before
+    p.errorCorrectionRate = 1.0 if name in _CUSTOM else 0.6
     p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     return cv2.aruco.ArucoDetector(dictionary(name), p)
 

@@ -24,7 +24,7 @@ from scorer.core.types import Piece
 from vision.calibration import PX_PER_MM, Calibration, default_calibration
 from vision.geometry import camera_from_homography, estimate_fov, parallax
 from vision.layout import Layout, PieceSpec
-from vision.markers import PIECE_DICTIONARY, piece_detector
+from vision.markers import PIECE_DICTIONARY, dictionary_size, marker_bits, piece_detector
 from vision.registration import Registrar, Registration
 
 DEFAULT_FOV_DEG = 66.0
@@ -40,7 +40,8 @@ HAND_TOTAL_MM2 = 1500.0  # a hand and arm over the board: at least this much evi
 HAND_EDGE_MM = 10.0  # ... within this of the board's edge (the arm comes in over it)
 EDGE_MIN = 12  # gradient of a printed line on the reference board
 BLOCK_MM = 10.0  # block size for the "printed lines vanished" test  # unexplained foreground at least this big is a hand or an arm
-FALLBACK_CONFIDENCE = 0.6  # marker mode: a piece read by colour because its tag was not decoded
+FALLBACK_CONFIDENCE = 0.6  # marker mode: a piece read by colour because its sticker was not found
+STICKER_CONFIDENCE = 0.8  # marker mode: a sticker seen whose code was not read (kind by size, owner by rim)
 SLEEVE_MIN_AREA_MM2 = 2500.0
 FORTRESS_L_MARGIN = 30  # Lab L (0-255) above the darkest neutral prototype that still counts as it: a thin dark rim is lightened by blur
 FORTRESS_PLAYER_DISTANCE = 18.0  # ... and no player colour nearer than this (Lab, L weighted 0.5)
@@ -125,6 +126,21 @@ class _Component:
     peaks: int = 0  # separate maxima of the distance to the edge (one per round piece in a heap)
 
 
+@dataclass
+class _Tag:
+    """Marker mode: a piece found by its sticker. ``decoded``: its code was read (then ``tag`` is
+    its id and ``piece`` the tag map's entry, None for an id in no map); otherwise the sticker was
+    seen but not its code, ``kind`` comes from its size and ``piece`` from the colour around it."""
+
+    piece: Piece | None
+    tag: int | None
+    x: float  # board mm, the piece's footprint centre (parallax undone)
+    y: float
+    pts: np.ndarray  # the tag's four corners projected into the board plane, mm
+    kind: str
+    decoded: bool
+
+
 class BoardReader:
     """Reads one board from a stream of frames (or single images).
 
@@ -134,7 +150,7 @@ class BoardReader:
     def __init__(self, layout: Layout, *, mode: Mode | str = Mode.COLOUR, calibration: Calibration | None = None,
                  tag_map: Mapping[int, Piece] | None = None, fov_deg: float = DEFAULT_FOV_DEG, estimate_fov: bool = True,
                  clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None,
-                 incremental: bool = True):
+                 incremental: bool = True, tag_dictionary: str = PIECE_DICTIONARY):
         self.layout = layout
         self.mode = Mode(mode)
         self.cal = calibration or default_calibration(layout, PX_PER_MM)
@@ -151,7 +167,16 @@ class BoardReader:
         self.incremental = incremental  # re-read only the spaces whose image changed
         self.clock = clock
         self.registrar = registrar or Registrar(layout)
-        self.tag_detector = piece_detector(PIECE_DICTIONARY)
+        self.tag_dictionary = tag_dictionary
+        self.tag_detector = piece_detector(tag_dictionary)
+        if self.mode is Mode.MARKER:
+            n_codes = dictionary_size(tag_dictionary)
+            bad = sorted(t for t in self.tag_map if t >= n_codes)
+            if bad:
+                raise ValueError(f"tag ids {bad[:5]} are not in {tag_dictionary} ({n_codes} codes)")
+        self._tag_sizes = self._prep_tag_sizes()
+        self._tag_params = self.tag_detector.getDetectorParameters()
+        self._scale_cache: tuple | None = None
         self._classes = self.cal.model.classes
         self._neutral_kind = {i: c.split(":", 1)[1] for i, c in enumerate(self._classes) if c.startswith("neutral:")}
         self._player_kinds = [k for k in layout.player_kinds()]
@@ -250,7 +275,12 @@ class BoardReader:
         self._space_of = lab
 
     # ------------------------------------------------------------------ per frame
-    def read(self, frame: np.ndarray, at: float | None = None) -> Detection:
+    def read(self, frame: np.ndarray, at: float | None = None,
+             detail: np.ndarray | Callable[[], np.ndarray] | None = None) -> Detection:
+        """Read one frame. ``detail`` (marker mode): the same view at a higher resolution (e.g.
+        picamera2's main stream when ``frame`` is its lores stream), or a function that captures
+        it; it is used (and the function called) only when the board is read, i.e. after a
+        change: tags are decoded in it, everything else works on ``frame``."""
         t0 = time.perf_counter()
         at = self.clock() if at is None else at
         if frame is None or frame.ndim != 3:
@@ -281,18 +311,28 @@ class BoardReader:
         corrected = self._normalise_light(rect, roi)
         labels, weak = self._classify(corrected, roi)
         t_cls = time.perf_counter()
-        tags: list[tuple[Piece | None, int, float, float, np.ndarray]] = []
+        tags: list[_Tag] = []
         if self.mode is Mode.MARKER:
-            tags = self._read_tags(gray, reg, cam, roi)
-            self._mask_tags(labels, weak, tags)
-        occ_spaces, occ_mask = self._occlusion(labels, weak, self._last_l, roi)
+            if callable(detail):
+                detail = detail()  # captured only now that the board is to be read
+            tags = self._read_tags(gray, reg, cam, roi, detail)
+            tags = self._resolve_stickers(labels, tags, cam)
+            taken = self._mask_tags(labels, tags, cam)
+            # for the occlusion test the tagged pieces (stickers included) are pieces: foreground
+            # explained, with the usual halo around; for the colour read they are gone
+            occ_labels = labels.copy()
+            occ_labels[taken & (labels < 0)] = 0
+            occ_spaces, occ_mask = self._occlusion(occ_labels, weak, self._last_l, roi)
+            labels[taken] = -1
+        else:
+            occ_spaces, occ_mask = self._occlusion(labels, weak, self._last_l, roi)
         comps, sleeve = self._components(labels, occ_mask, roi)
         occ_spaces |= sleeve
         if redo is not None and occ_spaces:
             # a hand (or sleeve) in the changed part: read the whole board, so that all of it
             # is found, not just what lies inside the crop
             self._last = None
-            return self.read(frame, at)
+            return self.read(frame, at, detail)
         t_seg = time.perf_counter()
         if self.mode is Mode.COLOUR:
             spaces, off = self._count_colour(comps, cam, occ_spaces, partial=redo is not None)
@@ -712,19 +752,36 @@ class BoardReader:
             neutral[labels == ci] = 1
         unknown = (labels == -2).view(np.uint8)
         if self.mode is Mode.MARKER:
+            labels = labels.copy()
+            if self._adopt_stickers(labels, neutral):
+                player = ((labels >= 0) & ~np.isin(labels, list(self._neutral_kind))).view(np.uint8)
+                neutral = np.isin(labels, list(self._neutral_kind)).view(np.uint8)
             # a sticker on top of a piece (undecoded, or masked out when decoded) leaves only a thin
             # rim of the piece's colour: the sticker's black cells and white margin inside the
             # rim's convex hull belong to the piece, and they are not a dark neutral piece
-            cnts, _ = cv2.findContours(player, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             hull = np.zeros_like(player)
             min_px = 0.5 * math.pi * self._small_r ** 2 * self.s * self.s
-            for c in cnts:
-                h_ = cv2.convexHull(c)
-                if cv2.contourArea(h_) >= min_px:
-                    cv2.fillConvexPoly(hull, h_, 1)
+            # at 720p the rim is one or two pixels wide and broken into arcs: the arcs of one
+            # colour less than a small piece's radius apart make one hull (touching pieces of
+            # one colour make one blob, counted by area and shape as in colour mode)
+            kc = max(3, int(round(self._small_r * self.s)) | 1)
+            grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc))
+            for ci in np.unique(labels[player > 0]):
+                m = (labels == ci).view(np.uint8)
+                n, cc = cv2.connectedComponents(cv2.dilate(m, grow), connectivity=8)
+                cc[m == 0] = 0
+                ys, xs = np.nonzero(cc)
+                order = np.argsort(cc[ys, xs], kind="stable")
+                ids_, starts = np.unique(cc[ys, xs][order], return_index=True)
+                for k in range(len(ids_)):
+                    sel = order[starts[k]:starts[k + 1] if k + 1 < len(ids_) else len(order)]
+                    if len(sel) < 3:
+                        continue
+                    h_ = cv2.convexHull(np.stack([xs[sel], ys[sel]], axis=1).astype(np.int32))
+                    if cv2.contourArea(h_) >= min_px:
+                        cv2.fillConvexPoly(hull, h_, 1)
             inside = hull & (1 - player)
             neutral[inside > 0] = 0
-            labels = labels.copy()
             labels[inside > 0] = -2
             player = player | hull
         player = cv2.morphologyEx(player, cv2.MORPH_OPEN, ker)
@@ -841,6 +898,40 @@ class BoardReader:
         lo2 = cv2.erode(np.where(lab > 0, lab, np.uint16(65535)), ker)
         ring &= (hi2 == lo2).view(np.uint8)
         return ring
+
+    def _adopt_stickers(self, labels: np.ndarray, neutral: np.ndarray) -> bool:
+        """Marker mode: a dark blob no larger than a sticker's black square (under 70 % of the
+        neutral piece's width; a fortress's own black spans its width) with a player's colour
+        around it is the sticker of that player's piece: it takes that colour. Returns whether
+        any did."""
+        specs = [self.layout.pieces[k] for k in self._neutral_kind.values()]
+        if not specs or not neutral.any():
+            return False
+        s = self.s
+        max_px = 0.7 * min(p.min_width for p in specs) * s
+        neutral_ids = list(self._neutral_kind)
+        H, W = labels.shape
+        n, cc, stats, _ = cv2.connectedComponentsWithStats(neutral, connectivity=8)
+        ring_k = np.ones((5, 5), np.uint8)
+        changed = False
+        for i in range(1, n):
+            x, y, w, h, area = stats[i]
+            if area < 4 * s * s or max(w, h) > 1.5 * max_px:
+                continue
+            x0, y0, x1, y1 = max(0, x - 3), max(0, y - 3), min(W, x + w + 3), min(H, y + h + 3)
+            blob = (cc[y0:y1, x0:x1] == i).view(np.uint8)
+            pts = np.column_stack(np.nonzero(blob))[:, ::-1].astype(np.float32)
+            (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+            if max(rw, rh) + 1 > max_px:
+                continue
+            ring = cv2.dilate(blob, ring_k) & (1 - blob)
+            lab = labels[y0:y1, x0:x1][ring > 0]
+            lab = lab[(lab >= 0) & ~np.isin(lab, neutral_ids)]
+            if lab.size < 3:
+                continue
+            labels[y0:y1, x0:x1][blob > 0] = int(np.bincount(lab).argmax())
+            changed = True
+        return changed
 
     def _features(self, mask: np.ndarray, ci: int, x0: int, y0: int, single: bool = False) -> list[_Component]:
         s = self.s
@@ -1017,9 +1108,12 @@ class BoardReader:
 
     def _add_neutral(self, neutral_area: Mapping[tuple[int, str], list[_Component]], cam: np.ndarray | None,
                      occluded: set[int], per_space: dict[int, Counter[Piece]], conf: dict[int, float],
-                     light_house: set[int] = frozenset()) -> None:
+                     light_house: set[int] = frozenset(), min_extent: float = 0.4,
+                     min_extent_at: Mapping[int, float] | None = None) -> None:
         """Neutral pieces (fortresses) from the visible parts of their colour per space: a
-        fortress under a house shows only as a broken ring. Under a house of a light colour
+        fortress under a house shows only as a broken ring. ``min_extent``: the longest part must
+        span this fraction of the piece's width (``min_extent_at``: per space; marker mode asks
+        for more, so a sticker's black is not a fortress). Under a house of a light colour
         (``light_house``: its shaded walls never fall into the dark class) a shorter sliver of
         rim is enough, and the shaded-wall test does not apply: the house hides all of the rim
         but a thin strip on the camera's side, and nothing else there is dark."""
@@ -1032,8 +1126,9 @@ class BoardReader:
             area = sum(c.area for c in parts)
             extent = max(c.long for c in parts)
             light = si in light_house
-            min_area, min_extent = LIGHT_HOUSE_RIM if light else (0.04, 0.4)
-            if area < min_area * spec.area or extent < min_extent * spec.min_width:
+            need = (min_extent_at or {}).get(si, min_extent)
+            min_area, need = LIGHT_HOUSE_RIM if light else (0.04, need)
+            if area < min_area * spec.area or extent < need * spec.min_width:
                 continue
             if not light and self._wall_like(parts, sp.centre, cam) and area < WALL_MM * self._tall_sweep(sp.centre, cam):
                 continue
@@ -1123,82 +1218,268 @@ class BoardReader:
         return tuple(out)
 
     # ------------------------------------------------------------------ marker mode
+    def _prep_tag_sizes(self) -> dict[str, float]:
+        """Printed tag side (mm) per piece kind: a tag must be of its piece's size (a check on
+        every decoded tag), and an undecoded sticker's size tells its piece's kind."""
+        from vision.render import tag_size_mm
+
+        return {k: tag_size_mm(spec, self.tag_dictionary, self.layout) for k, spec in self.layout.pieces.items()}
+
+    def _top_scale(self, cam: np.ndarray | None, height: float) -> float:
+        """How much larger a piece's top face looks, projected into the board plane, than it is."""
+        if cam is None:
+            return 1.0
+        ch = -float(cam[2])
+        return ch / (ch - height) if ch > height + 1 else 1.0
+
     def _read_tags(self, gray: np.ndarray, reg: Registration, cam: np.ndarray | None,
-                   roi: tuple[int, int, int, int] | None = None
-                   ) -> list[tuple[Piece | None, int, float, float, np.ndarray]]:
+                   roi: tuple[int, int, int, int] | None = None, detail: np.ndarray | None = None
+                   ) -> list[_Tag]:
+        """Tags on the pieces: decoded ones (checked against their piece's tag size) and stickers
+        whose code could not be read (ArUco's rejected square candidates of a piece tag's size:
+        ``decoded=False``, the kind from the size, the owner decided later from the colour
+        around it). With ``detail`` the tags are looked for in that higher-resolution frame."""
         w, h = self.layout.size
         if roi is None:
-            box = reg.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+            bx = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
         else:  # a partial read: only the part of the frame showing the re-read spaces
             x0, y0, x1, y1 = (v / self.s for v in roi)
-            box = reg.board_to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float))
-        H, W = gray.shape
+            bx = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+        Hm = reg.homography
+        src = gray
+        if detail is not None:
+            sx, sy = detail.shape[1] / gray.shape[1], detail.shape[0] / gray.shape[0]
+            # pixel centres: x_detail = sx * (x + 0.5) - 0.5
+            Hm = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1.0]]) @ Hm
+            src = detail
+        box = cv2.perspectiveTransform(bx.reshape(-1, 1, 2), Hm).reshape(-1, 2)
+        H, W = src.shape[:2]
         x0, y0 = np.clip(np.floor(box.min(axis=0)).astype(int) - 4, 0, [W, H])
         x1, y1 = np.clip(np.ceil(box.max(axis=0)).astype(int) + 4, 0, [W, H])
-        crop = gray[y0:y1, x0:x1]
-        corners, ids, _ = self.tag_detector.detectMarkers(crop)
-        out = []
-        if ids is None:
-            return out
-        for c, tid in zip(corners, ids.ravel()):
-            pts_img = c.reshape(4, 2) + [x0, y0]
-            pts = reg.image_to_board(pts_img)
+        crop = src[y0:y1, x0:x1]
+        if crop.ndim == 3:
+            crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        # ArUco's size limits are fractions of the image's larger side: set them from the tags'
+        # size in pixels here. Too low a limit lets the small squares inside a tag crowd out the
+        # tag itself (ArUco groups nearby candidates), so it is set just under the smallest tag.
+        lo, hi = self._px_per_mm_range(Hm, reg.homography)
+        sizes = [v * self._top_scale(cam, self.layout.pieces[k].height) for k, v in self._tag_sizes.items()]
+        p = self._tag_params
+        p.minMarkerPerimeterRate = 0.65 * 4 * min(sizes) * lo / max(crop.shape)
+        p.maxMarkerPerimeterRate = 1.6 * 4 * max(sizes) * hi / max(crop.shape)
+        # threshold windows for the cells' size: at ~1.2 px/mm (720p) 5 and 15 px decode most,
+        # from ~2 px/mm the 2-4 cell wide black runs of a big tag need up to 23 px
+        p.adaptiveThreshWinSizeMin, p.adaptiveThreshWinSizeMax = (3, 23) if lo >= 2.0 else (5, 15)
+        p.adaptiveThreshWinSizeStep = 10
+        self.tag_detector.setDetectorParameters(p)
+        corners, ids, rejected = self.tag_detector.detectMarkers(crop)
+        Hinv = np.linalg.inv(Hm)
+        out: list[_Tag] = []
+
+        def to_board(c: np.ndarray) -> np.ndarray:
+            return cv2.perspectiveTransform((c.reshape(-1, 1, 2) + [x0, y0]).astype(np.float64), Hinv).reshape(-1, 2)
+
+        heights = {k: spec.height for k, spec in self.layout.pieces.items()}
+        unsure = list(rejected or ())  # squares whose code was not read, or not believed
+        for c, tid in zip(corners, ids.ravel() if ids is not None else ()):
+            pts = to_board(c)
+            sides = np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)
+            if sides.min() < 0.85 * sides.max():
+                unsure.append(c)
+                continue  # a tag lies flat on a piece's top: a square seen from above
+            side = float(sides.mean())
             piece = self.tag_map.get(int(tid))
-            height = self.layout.pieces[piece.kind].height if piece and piece.kind in self.layout.pieces else 10.0
+            kinds = [piece.kind] if piece and piece.kind in self._tag_sizes else list(self._tag_sizes)
+            # a decoded code must also have the printed size of its piece's tag (decoded tags
+            # measure within ~6 %): a code found in the artwork, or read from a quad that ArUco
+            # took around a sticker rather than its tag, is not believed
+            # an id in no map must fit a tag's size more closely: it is reported, and a quad that
+            # ArUco took around a sticker instead of its tag can decode to an unused id
+            tol = 0.2 if piece else 0.12
+            fits = [k for k in kinds if abs(side / (self._tag_sizes[k] * self._top_scale(cam, heights[k])) - 1) <= tol]
+            if not fits:
+                unsure.append(c)
+                continue
+            kind = fits[0]
             cx, cy = pts.mean(axis=0)
             # tags sit on top of the piece: undo the parallax of that height (the tag's own
             # board-plane position lies farther from the camera than the piece's footprint)
-            dtop = parallax(np.array([[cx, cy]]), cam, height)[0]
-            out.append((piece, int(tid), float(cx - dtop[0]), float(cy - dtop[1]), pts))
+            dtop = parallax(np.array([[cx, cy]]), cam, heights[kind])[0]
+            out.append(_Tag(piece, int(tid), float(cx - dtop[0]), float(cy - dtop[1]), pts, kind, True))
+        # undecoded stickers: square candidates of one kind's tag size, not inside a decoded tag
+        cells = marker_bits(self.tag_dictionary)
+        margin = (cells + 1.0) / cells  # sticker side / tag side (half a cell of white margin)
+        cands = []
+        for c in unsure:
+            pts = to_board(c)
+            sides = np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)
+            if sides.min() < 0.8 * sides.max():
+                continue  # not a square seen from above
+            side = float(sides.mean())
+            # the candidate is the tag's black square, or the sticker's outline (its white margin
+            # against the piece's rim; ArUco keeps one of two nested squares)
+            for f in (1.0, margin):
+                kinds = tuple(k for k, size in self._tag_sizes.items()
+                              if abs(side / (f * size * self._top_scale(cam, heights[k])) - 1) <= 0.15)
+                if kinds:
+                    c = pts.mean(axis=0)
+                    cands.append((side / f, kinds, c + (pts - c) / f))
+                    break
+        cands.sort(key=lambda t: -t[0])  # big first: a big tag's inner squares are not tags
+        for side, kinds, pts in cands:
+            cx, cy = pts.mean(axis=0)
+            if any(np.hypot(cx - t.pts[:, 0].mean(), cy - t.pts[:, 1].mean()) < 0.6 * self._tag_sizes[t.kind] + 0.5 * side
+                   for t in out):
+                continue
+            for kind in kinds:  # kinds whose tags have this size (the colour around decides)
+                dtop = parallax(np.array([[cx, cy]]), cam, heights[kind])[0]
+                out.append(_Tag(None, None, float(cx - dtop[0]), float(cy - dtop[1]), pts, kind, False))
         return out
 
-    def _mask_tags(self, labels: np.ndarray, weak: np.ndarray, tags) -> None:
-        s = self.s
-        for _, _, _, _, pts in tags:
-            c = pts.mean(axis=0)
-            grown = c + (pts - c) * 1.22  # the sticker: tag plus half a cell of white margin
-            poly = np.round(grown * s * 16).astype(np.int32)
-            cv2.fillConvexPoly(labels, poly, -1, cv2.LINE_8, 4)
-            cv2.fillConvexPoly(weak, poly, 0, cv2.LINE_8, 4)
+    def _px_per_mm_range(self, Hm: np.ndarray, key: np.ndarray) -> tuple[float, float]:
+        """Smallest and largest image scale (px per board mm) over the board, cached."""
+        if self._scale_cache is None or self._scale_cache[0] is not key or not np.array_equal(self._scale_cache[1], Hm):
+            w, h = self.layout.size
+            g = np.array([[x, y] for x in np.linspace(0, w, 5) for y in np.linspace(0, h, 5)], float)
+            pts = np.concatenate([g, g + [1, 0], g + [0, 1]]).reshape(-1, 1, 2)
+            img = cv2.perspectiveTransform(pts, Hm).reshape(3, -1, 2)
+            d = np.concatenate([np.linalg.norm(img[1] - img[0], axis=1), np.linalg.norm(img[2] - img[0], axis=1)])
+            self._scale_cache = (key, Hm.copy(), (float(d.min()), float(d.max())))
+        return self._scale_cache[2]
 
-    def _count_tags(self, tags, comps: list[_Component], cam: np.ndarray | None, occluded: set[int]
+    def _piece_hull(self, t: _Tag, cam: np.ndarray | None, grow: float = 1.5) -> np.ndarray:
+        """Board-plane outline (mm) of a tagged piece as the camera sees it: its footprint swept
+        up to its top (with parallax), grown by ``grow`` mm. The sticker's edges are taken to be
+        parallel to the piece's sides (either way round)."""
+        spec = self.layout.pieces[t.kind]
+        d = t.pts[1] - t.pts[0]
+        angle = math.degrees(math.atan2(d[1], d[0]))
+        outs = [spec.outline(t.x, t.y, angle, 16)]
+        if spec.footprint == "rect" and spec.size[0] != spec.size[-1]:
+            outs.append(spec.outline(t.x, t.y, angle + 90, 16))
+        pts = np.vstack(outs)
+        c = np.array([t.x, t.y])
+        v = pts - c
+        n = np.linalg.norm(v, axis=1, keepdims=True)
+        pts = c + v * (n + grow) / np.maximum(n, 1e-6)
+        top = pts + parallax(pts, cam, spec.height)
+        return cv2.convexHull(np.vstack([pts, top]).astype(np.float32)).reshape(-1, 2)
+
+    def _resolve_stickers(self, labels: np.ndarray, tags: list[_Tag], cam: np.ndarray | None) -> list[_Tag]:
+        """Owner of each undecoded sticker from the colour around it (the piece's rim and
+        walls): a player's colour for a player's piece, the neutral colour for a neutral piece.
+        Where two kinds have stickers of one size, the colour decides which it is; a candidate
+        with no piece colour around it (a square in the artwork) is dropped."""
+        s = self.s
+        h, w = labels.shape
+        neutral = list(self._neutral_kind)
+        out: list[_Tag] = []
+        best: dict[int, tuple[float, _Tag]] = {}  # per sticker: the best-fitting kind
+        for t in tags:
+            if t.decoded:
+                out.append(t)
+                continue
+            spec = self.layout.pieces[t.kind]
+            hull = self._piece_hull(t, cam, grow=1.0) * s
+            x0, y0 = np.maximum(np.floor(hull.min(axis=0)).astype(int), 0)
+            x1, y1 = np.minimum(np.ceil(hull.max(axis=0)).astype(int) + 1, [w, h])
+            if x1 <= x0 or y1 <= y0:
+                continue
+            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillConvexPoly(m, np.round((hull - [x0, y0]) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+            c = t.pts.mean(axis=0)
+            sticker = (c + (t.pts - c) * (1 + 1.0 / marker_bits(self.tag_dictionary))) * s  # with its margin
+            cv2.fillConvexPoly(m, np.round((sticker - [x0, y0]) * 16).astype(np.int32), 0, cv2.LINE_8, 4)
+            ring = int(m.sum())
+            lab = labels[y0:y1, x0:x1][m > 0]
+            lab = lab[lab >= 0]
+            is_neutral = np.isin(lab, neutral)
+            if spec.neutral:
+                owner, n_own = "neutral", int(is_neutral.sum())
+            else:
+                lab = lab[~is_neutral]
+                if not lab.size:
+                    continue
+                cls = int(np.bincount(lab).argmax())
+                owner, n_own = self._classes[cls], int((lab == cls).sum())
+            if ring == 0 or n_own < max(3.0, 0.25 * ring):
+                continue
+            key = id(t.pts)
+            score = n_own / ring
+            if key not in best or score > best[key][0]:
+                best[key] = (score, _Tag(Piece(owner, t.kind), None, t.x, t.y, t.pts, t.kind, False))
+        return out + [t for _, t in best.values()]
+
+    def _mask_tags(self, labels: np.ndarray, tags: list[_Tag], cam: np.ndarray | None) -> np.ndarray:
+        """Board pixels of the pieces found by their tag (decoded or not): their sticker, and the
+        piece around it except a dark neutral piece it may stand on (a house on a fortress shows
+        the fortress's rim). Taken out of the colour image, what is left of a piece colour is a
+        piece without a sticker found (read by colour); for the occlusion test they are pieces."""
+        s = self.s
+        h, w = labels.shape
+        neutral = np.array(sorted(self._neutral_kind), np.int16)
+        taken = np.zeros((h, w), np.uint8)
+        for t in tags:
+            c = t.pts.mean(axis=0)
+            sticker = np.round((c + (t.pts - c) * 1.22) * s * 16).astype(np.int32)  # with its margin
+            if t.piece is not None:
+                hull = self._piece_hull(t, cam) * s
+                x0, y0 = np.maximum(np.floor(hull.min(axis=0)).astype(int), 0)
+                x1, y1 = np.minimum(np.ceil(hull.max(axis=0)).astype(int) + 1, [w, h])
+                if x1 > x0 and y1 > y0:
+                    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                    cv2.fillConvexPoly(m, np.round((hull - [x0, y0]) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+                    taken[y0:y1, x0:x1] |= m & ~np.isin(labels[y0:y1, x0:x1], neutral)
+            cv2.fillConvexPoly(taken, sticker, 1, cv2.LINE_8, 4)
+        return taken.view(bool)
+
+    def _count_tags(self, tags: list[_Tag], comps: list[_Component], cam: np.ndarray | None, occluded: set[int]
                     ) -> tuple[tuple[SpaceResult, ...], tuple[tuple[str, float, float], ...]]:
         per_space: dict[int, Counter[Piece]] = {}
         unknown: dict[int, list[str]] = {}
         off: list[tuple[str, float, float]] = []
-        for piece, tid, x, y, _ in tags:
-            si = self._space_at(x, y)
+        conf: dict[int, float] = {}
+        for t in tags:
+            si = self._space_at(t.x, t.y)
             if si < 0:
-                off.append((f"tag {tid}" + (f" ({piece.owner} {piece.kind})" if piece else ""), x, y))
+                what = f"tag {t.tag}" if t.decoded else "sticker"
+                off.append((what + (f" ({t.piece.owner} {t.piece.kind})" if t.piece else ""), t.x, t.y))
                 continue
             if si in occluded:
                 continue
-            if piece is None:
-                unknown.setdefault(si, []).append(f"tag:{tid}")
-            else:
-                per_space.setdefault(si, Counter())[piece] += 1
+            if t.piece is None:
+                unknown.setdefault(si, []).append(f"tag:{t.tag}")
+                continue
+            per_space.setdefault(si, Counter())[t.piece] += 1
+            # a sticker seen but not decoded: its kind from its size, its owner from its rim
+            conf[si] = min(conf.get(si, 0.99), 0.99 if t.decoded else STICKER_CONFIDENCE)
         # neutral pieces whose tag is hidden under a piece stacked on them (a house on a fortress)
-        conf = {i: 0.99 for i in per_space}
         neutral_area: dict[tuple[int, str], list[_Component]] = {}
         for c in comps:
             neutral = self._neutral_kind.get(c.cls)
             si = self._space_at(c.cx, c.cy)
             if neutral and si >= 0:
                 neutral_area.setdefault((si, neutral), []).append(c)
-        self._add_neutral(neutral_area, cam, occluded, per_space, conf)
-        # colour fallback: pieces whose tag was not decoded (too small, blurred, turned away) are
-        # read by colour, size and shape as in colour mode, with a lower confidence. Decoded tags
-        # stay authoritative: on a space with tags, colour adds only owners no tag was read for;
-        # a space with a tag that is in no map gets nothing guessed.
+        # the black of a sticker whose piece was not found is no fortress: a fortress's own black
+        # spans its whole width around its sticker (which is no larger than a house's, so a
+        # house on it leaves that rim visible), a tag's black square at most a house's tag. Under
+        # a big piece found by its sticker (only a big piece stands on a neutral one) the rim is
+        # broken by the piece: there the colour-mode bound holds.
+        kinds = [self.layout.pieces[k] for k in self._player_kinds]
+        big = max(kinds, key=lambda k: k.area).kind if kinds else None
+        under_big = {si: 0.4 for si, c in per_space.items() if any(p.kind == big and n > 0 for p, n in c.items())}
+        self._add_neutral(neutral_area, cam, occluded, per_space, conf, min_extent=0.75, min_extent_at=under_big)
+        # colour fallback: the pieces found by a sticker were taken out of the colour image
+        # (``_mask_tags``); what piece colour is left belongs to pieces whose sticker was not
+        # seen at all (hidden, blurred): read by colour, size and shape as in colour mode, with a
+        # lower confidence. A space with a tag that is in no map gets nothing guessed.
         colour, _ = self._count_colour(comps, cam, occluded)
         for si, res in enumerate(colour):
             if res.occluded or not res.pieces or si in unknown:
                 continue
-            tagged = per_space.get(si, Counter())
-            owners = {p.owner for p, n in tagged.items() if n > 0}
             added = False
             for p, n in res.pieces:
-                if p.owner == "neutral" or p.owner in owners:
+                if p.owner == "neutral":
                     continue
                 per_space.setdefault(si, Counter())[p] += n
                 added = True

@@ -357,29 +357,38 @@ TAG_QUIET_CELLS = 0.5  # white margin of a piece sticker around the tag, in tag 
 
 
 @lru_cache(maxsize=512)
-def _tag_texture(tag_id: int) -> np.ndarray:
-    cells = marker_bits(PIECE_DICTIONARY)
-    body = cv2.aruco.generateImageMarker(dictionary(PIECE_DICTIONARY), int(tag_id), cells * 20)
+def _tag_texture(tag_id: int, dictionary_name: str = PIECE_DICTIONARY) -> np.ndarray:
+    cells = marker_bits(dictionary_name)
+    body = cv2.aruco.generateImageMarker(dictionary(dictionary_name), int(tag_id), cells * 20)
     q = int(round(TAG_QUIET_CELLS * 20))
     return cv2.copyMakeBorder(body, q, q, q, q, cv2.BORDER_CONSTANT, value=245)
 
 
-def sticker_size_mm(spec: PieceSpec) -> float:
-    """Side of the square sticker (tag plus white margin) that fits the piece's top face."""
+def sticker_size_mm(spec: PieceSpec, layout: Layout | None = None) -> float:
+    """Side of the square sticker (tag plus white margin) that fits the piece's top face. With
+    ``layout``: a neutral piece (a fortress), on which a player's piece may stand, gets a sticker
+    no larger than the largest player piece's (a house's), so that a piece standing on it hides
+    the sticker whole and its own colour shows all round (as in colour mode) instead of the
+    sticker's white margin."""
     inner = spec.size[0] / math.sqrt(2) if spec.footprint == "circle" else spec.min_width
-    return round(inner - 0.5, 1)
+    side = round(inner - 0.5, 1)
+    if layout is not None and spec.neutral:
+        players = [sticker_size_mm(layout.pieces[k]) for k in layout.player_kinds()]
+        side = min(side, max(players)) if players else side
+    return side
 
 
-def tag_size_mm(spec: PieceSpec) -> float:
-    """Printed tag (black square) side for a piece kind."""
-    cells = marker_bits(PIECE_DICTIONARY)
-    return round(sticker_size_mm(spec) * cells / (cells + 2 * TAG_QUIET_CELLS), 1)
+def tag_size_mm(spec: PieceSpec, dictionary_name: str = PIECE_DICTIONARY, layout: Layout | None = None) -> float:
+    """Printed tag (black square) side for a piece kind (see ``sticker_size_mm`` for ``layout``)."""
+    cells = marker_bits(dictionary_name)
+    return round(sticker_size_mm(spec, layout) * cells / (cells + 2 * TAG_QUIET_CELLS), 1)
 
 
-def _draw_tag(img: np.ndarray, cam: Camera, pl: Placement, spec: PieceSpec, z: float) -> None:
-    tex = _tag_texture(pl.tag)
+def _draw_tag(img: np.ndarray, cam: Camera, pl: Placement, spec: PieceSpec, z: float,
+              dictionary_name: str = PIECE_DICTIONARY, layout: Layout | None = None) -> None:
+    tex = _tag_texture(pl.tag, dictionary_name)
     n = tex.shape[0]
-    h = sticker_size_mm(spec) / 2
+    h = sticker_size_mm(spec, layout) / 2
     a = math.radians(pl.angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     corners = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + [pl.x, pl.y]
@@ -453,11 +462,12 @@ def _table(size: tuple[int, int], seed: int) -> np.ndarray:
 
 
 def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), *,
-           tag_map: TagMap | None = None, placements: Sequence[Placement] | None = None) -> Rendered:
+           tag_map: TagMap | None = None, placements: Sequence[Placement] | None = None,
+           tag_dictionary: str = PIECE_DICTIONARY) -> Rendered:
     """Render ``board`` (pieces per space) as a camera frame under ``conditions``.
 
     With ``tag_map`` (tag id -> piece) every piece carries a printed tag on its top face; the
-    tags are handed out in id order for each piece type.
+    tags are handed out in id order for each piece type (``tag_dictionary``: which codes).
     """
     c = conditions
     rng = np.random.default_rng(c.seed)
@@ -487,7 +497,7 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
         bottom = cam.project(outline, -pl.base)
         piece_masks.setdefault(pl.space, []).append(cv2.convexHull(np.vstack([top, bottom]).astype(np.float32)))
         if pl.tag is not None:
-            _draw_tag(img, cam, pl, spec, pl.base + spec.height)
+            _draw_tag(img, cam, pl, spec, pl.base + spec.height, tag_dictionary, layout)
         elif spec.footprint == "rect" and not spec.neutral:
             # roof ridge of a house
             a = math.radians(pl.angle)
@@ -683,21 +693,17 @@ def random_board(layout: Layout, rng: np.random.Generator, players: Sequence[str
 DEFAULT_SET = {"house": 20, "emissary": 9, "fortress": 5}  # China: per player; fortresses in all
 
 
-def default_tag_map(layout: Layout, counts: Mapping[str, int] | None = None,
-                    players: Sequence[str] | None = None) -> dict[int, Piece]:
-    """A tag id -> piece table with one id per physical piece (China's set by default):
-    for tests, the demo and printing a sticker sheet."""
-    counts = dict(DEFAULT_SET if counts is None else counts)
+def default_tag_map(layout: Layout, players: Sequence[str] | None = None,
+                    dictionary_name: str = PIECE_DICTIONARY) -> dict[int, Piece]:
+    """A tag id -> piece table with one id per piece TYPE (owner and kind): identical pieces carry
+    identical stickers, since the referee needs to know what a piece is, not which one. China
+    (5 players x house, emissary + the neutral fortress) needs 11 of the dictionary's codes.
+    For tests, the demo and printing a sticker sheet."""
+    from vision.markers import dictionary_size
+
     players = list(players or layout.players.keys())
-    out: dict[int, Piece] = {}
-    tid = 0
-    for kind in layout.player_kinds():
-        for p in players:
-            for _ in range(counts.get(kind, 8)):
-                out[tid] = Piece(p, kind)
-                tid += 1
-    for kind in layout.neutral_kinds():
-        for _ in range(counts.get(kind, 5)):
-            out[tid] = Piece("neutral", kind)
-            tid += 1
-    return out
+    types = [Piece(p, kind) for kind in layout.player_kinds() for p in players]
+    types += [Piece("neutral", kind) for kind in layout.neutral_kinds()]
+    if len(types) > dictionary_size(dictionary_name):
+        raise ValueError(f"{len(types)} piece types but only {dictionary_size(dictionary_name)} codes in {dictionary_name}")
+    return dict(enumerate(types))

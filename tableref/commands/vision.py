@@ -39,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--out", required=True, help="output base name, e.g. out/markers")
     m.add_argument("--dpi", type=int, default=300)
     m.add_argument("--tags", help="also print piece tags: a tag map JSON, or 'demo' for the demo set")
+    m.add_argument("--copies", type=int, help="stickers per tag id (default: as many as China has pieces of "
+                                              "that kind: 20 per house type, 9 per emissary type, 5 fortresses)")
     m.set_defaults(func=cmd_markers)
 
     r = vsub.add_parser("render", help="render a synthetic camera frame and its ground truth",
@@ -131,7 +133,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
 def cmd_markers(args: argparse.Namespace) -> int:
     from vision.layout import load_layout
     from vision.markers import corner_sheet_items, sheet_pages, tag_sheet_items, write_sheet
-    from vision.render import tag_size_mm
+    from vision.render import DEFAULT_SET, tag_size_mm
 
     layout = load_layout(args.board)
     items = corner_sheet_items(layout)
@@ -142,8 +144,10 @@ def cmd_markers(args: argparse.Namespace) -> int:
         for t, p in sorted(tm.items()):
             by_kind.setdefault(p.kind, []).append(t)
         for kind, ids in by_kind.items():
-            size = tag_size_mm(layout.pieces[kind]) if kind in layout.pieces else 12.0
-            items += tag_sheet_items(ids, size, names)
+            size = tag_size_mm(layout.pieces[kind], layout=layout) if kind in layout.pieces else 12.0
+            # a tag names a piece type: identical pieces carry identical stickers
+            copies = args.copies if args.copies else DEFAULT_SET.get(kind, 1)
+            items += tag_sheet_items([t for t in ids for _ in range(max(1, copies))], size, names)
     pages = sheet_pages(items, dpi=args.dpi, title=f"tableref markers for {layout.id}")
     pngs, pdf = write_sheet(pages, Path(args.out), dpi=args.dpi)
     print(f"corner markers: {layout.dictionary[5:]} ids {', '.join(str(m.id) for m in layout.markers)}, "

@@ -392,3 +392,98 @@ def test_a_sliver_of_fortress_rim_under_a_light_coloured_house_is_a_fortress(chi
         got = dict(spaces[si].pieces)
         assert got.get(Piece(colour, "house")) == 1, got
         assert (Piece("neutral", "fortress") in got) is want, (colour, got)
+
+
+def _blot_code(img, layout, pl, cam):
+    """Paint the 4x4 code cells of a piece's tag black: the sticker (white margin, black square)
+    stays, its code can no longer be read."""
+    import math
+
+    import cv2
+
+    from vision.render import sticker_size_mm
+
+    spec = layout.pieces[pl.piece.kind]
+    h = sticker_size_mm(spec, layout) * 4 / 7 / 2  # the code: 4 of the sticker's 7 cells
+    a = math.radians(pl.angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    corners = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + [pl.x, pl.y]
+    quad = cam.project(corners, -(pl.base + spec.height))
+    cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), (25, 25, 25))
+
+
+def test_marker_mode_an_unreadable_sticker_is_its_piece_never_a_fortress(small_layout):
+    tm = default_tag_map(small_layout)
+    board = Board.from_counts({
+        "wei-1": [Piece("red", "house")],
+        "wei-2": [Piece("blue", "house"), Piece("neutral", "fortress")],
+        "wei-3": [Piece("neutral", "fortress")],
+        "han-dragon": {Piece("green", "emissary"): 2, Piece("yellow", "emissary"): 1},
+        "han-2": [Piece("violet", "house")],
+    })
+    r = render(small_layout, board, Conditions(size=(1280, 720), tilt_deg=8, blur_sigma=0.5, noise_sigma=2), tag_map=tm)
+    reader = BoardReader(small_layout, mode="marker", tag_map=tm)
+    det = reader.read(r.image, at=0.0)
+    assert _wrong(det, r.truth) == {}
+    # the stickers of a house, an emissary and a fortress lose their code
+    img = r.image.copy()
+    blotted = set()
+    for pl in r.truth.placements:
+        if pl.space in ("wei-1", "wei-3") or (pl.space == "han-dragon" and pl.piece.owner == "green" and not blotted & {"han-dragon"}):
+            _blot_code(img, small_layout, pl, r.truth.camera)
+            blotted.add(pl.space)
+    reader._last = None
+    det = reader.read(img, at=1.0)
+    # each black square is its piece (kind by size, owner by rim; the fortress by its black rim),
+    # never a fortress
+    assert _wrong(det, r.truth) == {}
+    conf = {s.space: s.confidence for s in det.spaces}
+    assert conf["wei-1"] < 0.9 and conf["han-dragon"] < 0.9 and conf["han-2"] > 0.9
+
+
+def test_marker_mode_decodes_tags_in_a_detail_frame(small_layout):
+    import cv2
+
+    tm = default_tag_map(small_layout)
+    board = Board.from_counts({"wei-1": [Piece("red", "house")], "wei-3": [Piece("blue", "house"), Piece("neutral", "fortress")],
+                               "han-dragon": {Piece("green", "emissary"): 2, Piece("yellow", "emissary"): 2}})
+    cond = Conditions(size=(1920, 1080), tilt_deg=10, blur_sigma=0.8, noise_sigma=2, jpeg_quality=90)
+    r = render(small_layout, board, cond, tag_map=tm)
+    watch = cv2.resize(r.image, (640, 360), interpolation=cv2.INTER_AREA)  # the lores stream
+    calls = []
+
+    def capture():
+        calls.append(1)
+        return r.image
+
+    reader = BoardReader(small_layout, mode="marker", tag_map=tm)
+    seen = []
+    real = reader._read_tags
+    reader._read_tags = lambda *a, **k: seen.append(real(*a, **k)) or seen[-1]
+    det = reader.read(watch, at=0.0, detail=capture)
+    assert _wrong(det, r.truth) == {} and calls == [1]
+    assert sum(t.decoded for t in seen[-1]) == len(r.truth.placements) - 1  # all but the covered fortress
+    # nothing changed: the detail frame is not even captured
+    again = reader.read(watch.copy(), at=0.1, detail=capture)
+    assert again.reused and calls == [1]
+
+
+def test_marker_mode_checks_tag_ids_against_the_dictionary(small_layout):
+    with pytest.raises(ValueError, match="not in"):
+        BoardReader(small_layout, mode="marker", tag_map={0: Piece("red", "house"), 200: Piece("red", "house")})
+    # the former dictionary's ids still work when it is named
+    BoardReader(small_layout, mode="marker", tag_map={200: Piece("red", "house")}, tag_dictionary="DICT_4X4_250")
+
+
+def test_marker_mode_a_tag_of_the_wrong_size_is_not_believed(small_layout):
+    tm = default_tag_map(small_layout)
+    board = Board.from_counts({"han-dragon": {Piece("green", "emissary"): 1}, "wei-1": [Piece("red", "house")]})
+    r = render(small_layout, board, Conditions(size=(1280, 720), tilt_deg=5, noise_sigma=2), tag_map=tm)
+    green_tag = next(p.tag for p in r.truth.placements if p.space == "han-dragon")
+    # a tag map that says the emissary's code is a house: a house's tag is 1.7 times larger
+    wrong = dict(tm)
+    wrong[green_tag] = Piece("green", "house")
+    det = BoardReader(small_layout, mode="marker", tag_map=wrong).read(r.image, at=0.0)
+    got = {s.space: dict(s.pieces) for s in det.spaces if s.pieces}
+    assert got["han-dragon"] == {Piece("green", "emissary"): 1}  # read as a sticker of its size
+    assert got["wei-1"] == {Piece("red", "house"): 1}

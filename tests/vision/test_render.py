@@ -49,4 +49,23 @@ def test_marker_mode_puts_tags_on_the_pieces(small_layout):
     r = render(small_layout, board, Conditions(size=(640, 360)), tag_map=tm)
     tags = [p.tag for p in r.truth.placements]
     assert all(t is not None and tm[t] == Piece("red", "house") for t in tags)
-    assert len(set(tags)) == 2
+    assert len(set(tags)) == 1  # a tag names a piece type: identical pieces, identical stickers
+
+
+def test_default_tag_map_has_one_code_per_piece_type(small_layout):
+    from vision.markers import PIECE_DICTIONARY, dictionary_size
+
+    tm = default_tag_map(small_layout)
+    types = {Piece(p, k) for k in small_layout.player_kinds() for p in small_layout.players}
+    types |= {Piece("neutral", k) for k in small_layout.neutral_kinds()}
+    assert set(tm.values()) == types and len(tm) == len(types)
+    assert max(tm) < dictionary_size(PIECE_DICTIONARY)
+
+
+def test_a_fortress_sticker_fits_under_a_house(small_layout):
+    from vision.render import sticker_size_mm, tag_size_mm
+
+    house, fortress = small_layout.pieces["house"], small_layout.pieces["fortress"]
+    assert sticker_size_mm(fortress, small_layout) <= sticker_size_mm(house, small_layout) <= house.min_width
+    assert sticker_size_mm(fortress) > sticker_size_mm(fortress, small_layout)  # it would fit a larger one
+    assert tag_size_mm(house, layout=small_layout) == tag_size_mm(fortress, layout=small_layout)
