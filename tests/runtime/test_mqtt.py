@@ -310,6 +310,7 @@ def test_events_no_longer_held_are_counted_not_invented(tmp_path: Path, broker_f
     bus = rt.events()
     poll(lambda: rt.devices()["mqtt"]["state"] == "connected" and rt.devices()["mqtt"]["last_sent_id"] == bus.last_id,
          what="start-up events sent")
+    sent_before = {e.id for e in bus.since(0)}
     broker.kill()
     poll(lambda: rt.devices()["mqtt"]["state"] == "down", what="the outage seen")
     first_missed = bus.last_id + 1
@@ -330,7 +331,10 @@ def test_events_no_longer_held_are_counted_not_invented(tmp_path: Path, broker_f
     poll(lambda: len(live.on("tableref/t1/events")) >= 1 and live.json("tableref/t1/events")[-1]["id"] == bus.last_id,
          10.0, what="the last event delivered")
     got = [e["id"] for e in live.json("tableref/t1/events")]
-    assert got == sorted(got) and set(got) <= set(held)
+    skipped = set(range(first_missed, held[0]))
+    # at-least-once: a start-up event whose PUBACK the killed broker never sent is delivered again
+    # on reconnect (documented); the events the bus no longer held are never sent
+    assert got == sorted(got) and not set(got) & skipped and set(got) <= set(held) | sent_before
 
 
 @pytest.mark.parametrize("section, words", [
