@@ -384,14 +384,20 @@ def tag_size_mm(spec: PieceSpec, dictionary_name: str = PIECE_DICTIONARY, layout
     return round(sticker_size_mm(spec, layout) * cells / (cells + 2 * TAG_QUIET_CELLS), 1)
 
 
+def square_on_piece(pl: Placement, side_mm: float) -> np.ndarray:
+    """Corners (board mm) of a square of ``side_mm`` centred on a placed piece, turned with it:
+    where its sticker (or the sticker's code) lies."""
+    h = side_mm / 2
+    a = math.radians(pl.angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + [pl.x, pl.y]
+
+
 def _draw_tag(img: np.ndarray, cam: Camera, pl: Placement, spec: PieceSpec, z: float,
               dictionary_name: str = PIECE_DICTIONARY, layout: Layout | None = None) -> None:
     tex = _tag_texture(pl.tag, dictionary_name)
     n = tex.shape[0]
-    h = sticker_size_mm(spec, layout) / 2
-    a = math.radians(pl.angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    corners = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + [pl.x, pl.y]
+    corners = square_on_piece(pl, sticker_size_mm(spec, layout))
     dst = cam.project(corners, -z).astype(np.float32)
     x0, y0 = np.floor(dst.min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(dst.max(axis=0)).astype(int) + 2

@@ -397,17 +397,12 @@ def test_a_sliver_of_fortress_rim_under_a_light_coloured_house_is_a_fortress(chi
 def _blot_code(img, layout, pl, cam):
     """Paint the 4x4 code cells of a piece's tag black: the sticker (white margin, black square)
     stays, its code can no longer be read."""
-    import math
-
     import cv2
 
-    from vision.render import sticker_size_mm
+    from vision.render import square_on_piece, sticker_size_mm
 
     spec = layout.pieces[pl.piece.kind]
-    h = sticker_size_mm(spec, layout) * 4 / 7 / 2  # the code: 4 of the sticker's 7 cells
-    a = math.radians(pl.angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    corners = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + [pl.x, pl.y]
+    corners = square_on_piece(pl, sticker_size_mm(spec, layout) * 4 / 7)  # the code: 4 of the sticker's 7 cells
     quad = cam.project(corners, -(pl.base + spec.height))
     cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), (25, 25, 25))
 
