@@ -132,6 +132,7 @@ class Layout:
     background_rgb: tuple[int, int, int] = (226, 214, 184)
     regions: tuple[Mapping[str, Any], ...] = ()
     roads: tuple[tuple[str, str], ...] = ()
+    holds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # space kind -> usual piece kinds
     source: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def space(self, sid: str) -> SpaceShape:
@@ -227,6 +228,11 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
     for a, b in roads:
         if a not in seen or b not in seen:
             raise LayoutError(f"road {a}-{b} names an unknown space", where=f"{where} $.roads")
+    holds = {k: tuple(v) for k, v in data.get("holds", {}).items()}
+    for sk, kinds in holds.items():
+        bad = [k for k in kinds if k not in pieces]
+        if bad:
+            raise LayoutError(f"space kind {sk!r} holds unknown piece kinds {bad}", where=f"{where} $.holds")
     return Layout(
         id=data["id"],
         size=(w, h),
@@ -241,6 +247,7 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         background_rgb=tuple(data.get("background_rgb", (226, 214, 184))),
         regions=tuple(data.get("regions", ())),
         roads=roads,
+        holds=holds,
         source=data,
     )
 

@@ -94,6 +94,9 @@ def province_grid_layout(layout_id: str, provinces: Sequence[dict[str, Any]], co
         "roads": [list(r) for r in roads],
         "spaces": spaces,
         "pieces": CHINA_PIECES,
+        # China's rulebook: houses (and the fortresses they may stand on) go on house sites,
+        # emissaries to the court (the dragon space)
+        "holds": {"site": ["house", "fortress"], "dragon": ["emissary"]},
         "players": PLAYER_RGB,
     }
     if board:

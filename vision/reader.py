@@ -9,23 +9,22 @@ tag on each piece (marker mode). Covered spaces are reported occluded and never 
 
 from __future__ import annotations
 
-import enum
 import math
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Mapping
 
 import cv2
 import numpy as np
 
-from scorer.core.observation import Observation, SpaceReading
 from scorer.core.types import Piece
 from vision.calibration import PX_PER_MM, Calibration, default_calibration
 from vision.geometry import camera_from_homography, estimate_fov, parallax
 from vision.layout import Layout, PieceSpec
 from vision.markers import PIECE_DICTIONARY, dictionary_size, marker_bits, piece_detector
 from vision.registration import Registrar, Registration
+from vision.detection import Detection, Mode, SpaceResult
 
 DEFAULT_FOV_DEG = 66.0
 AREA_GROWTH = 1.2
@@ -52,65 +51,6 @@ LIGHT_HOUSE_RIM = (0.03, 0.25)  # least dark area (x footprint) and extent (x wi
 WALL_MM = 5.5  # mm^2 per mm of parallax: the most a tall piece's shaded wall shows (see ``_wall_like``)
 SPLIT_DEPTHS = (0.75, 0.95)  # a blob over two spaces is cut where it is narrower than this many emissary diameters
 CHANGE_TOL = 8  # levels in any colour channel: a 10 mm block of the rectified board that changed more was touched  # a piece-coloured blob this big is not pieces
-
-
-class Mode(enum.StrEnum):
-    COLOUR = "colour"
-    MARKER = "marker"
-
-
-@dataclass(frozen=True, slots=True)
-class SpaceResult:
-    space: str
-    pieces: tuple[tuple[Piece, int], ...] = ()
-    confidence: float = 1.0
-    occluded: bool = False
-    unknown: tuple[str, ...] = ()
-
-    def reading(self) -> SpaceReading:
-        if self.occluded:
-            return SpaceReading.of(self.space, (), confidence=0.0, occluded=True)
-        return SpaceReading.of(self.space, dict(self.pieces), confidence=self.confidence, unknown=self.unknown)
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "pieces": [{"owner": str(p.owner), "kind": p.kind, "count": n} for p, n in self.pieces],
-            "confidence": round(self.confidence, 3),
-        }
-        if self.occluded:
-            out = {"pieces": [], "confidence": 0.0, "occluded": True}
-        if self.unknown:
-            out["unknown"] = list(self.unknown)
-        return out
-
-
-@dataclass(frozen=True)
-class Detection:
-    at: float
-    mode: Mode
-    registration: Registration
-    spaces: tuple[SpaceResult, ...]
-    off_space: tuple[tuple[str, float, float], ...] = ()  # (description, x mm, y mm)
-    timings_ms: Mapping[str, float] = field(default_factory=dict)
-    reused: bool = False  # nothing changed since the last frame: the last reading was kept
-    partial: int | None = None  # only this many spaces were read again (the rest changed nothing)
-
-    @property
-    def occluded(self) -> tuple[str, ...]:
-        return tuple(s.space for s in self.spaces if s.occluded)
-
-    def observation(self, source: str = "camera") -> Observation:
-        return Observation(source=source, at=self.at, readings=tuple(s.reading() for s in self.spaces))
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "at": self.at,
-            "mode": str(self.mode),
-            "registration": self.registration.to_json(),
-            "spaces": {s.space: s.to_json() for s in self.spaces},
-            "occluded": list(self.occluded),
-            "off_space": [{"what": w, "x_mm": round(x, 1), "y_mm": round(y, 1)} for w, x, y in self.off_space],
-        }
 
 
 @dataclass

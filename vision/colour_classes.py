@@ -1,0 +1,57 @@
+"""Foreground pixel -> whose piece: the nearest colour the table model learned, or unknown.
+
+A lookup table over quantised Lab makes this one indexing operation per frame. A pixel far from
+every learned colour (skin, a sleeve, a glare spot) is *unknown*: never a piece, and evidence of
+a hand when there is much of it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.enrolment import TableModel
+
+Q = 4  # Lab levels per lookup cell
+L_WEIGHT = 0.5  # shading moves a colour along L: weigh lightness less than hue
+UNKNOWN = -1
+UNKNOWN_MIN = 16.0  # a colour is never tighter than this (Lab units): blur and JPEG mix edges
+DARK_HUE_L = 110.0  # below this lightness (of 255) hue counts for less ...
+DARK_HUE_MIN = 0.3  # ... down to this weight
+UNKNOWN_SPREAD = 2.0  # ... or this many times its own pixels' spread
+
+
+class ColourClassifier:
+    def __init__(self, model: TableModel):
+        self.owners: tuple[str, ...] = tuple(sorted(model.colours))
+        protos, owner_of, limit = [], [], []
+        for i, o in enumerate(self.owners):
+            for p in model.colours[o]:
+                protos.append(p)
+                owner_of.append(i)
+                limit.append(max(UNKNOWN_MIN, UNKNOWN_SPREAD * float(model.spreads.get(o, 12.0))))
+        P = np.asarray(protos, np.float32)
+        n = 256 // Q
+        g = (np.arange(n, dtype=np.float32) + 0.5) * Q
+        cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+        best = np.full(len(cells), np.inf, np.float32)
+        arg = np.zeros(len(cells), np.int32)
+        for j in range(len(P)):
+            # the hue of a dark pixel is mostly noise and colour cast: weigh it by lightness
+            w = np.clip(np.minimum(cells[:, 0], P[j, 0]) / DARK_HUE_L, DARK_HUE_MIN, 1.0)
+            dL = (cells[:, 0] - P[j, 0]) * L_WEIGHT
+            dab2 = (cells[:, 1] - P[j, 1]) ** 2 + (cells[:, 2] - P[j, 2]) ** 2
+            d = np.sqrt(dL * dL + w * w * dab2) / limit[j]
+            better = d < best
+            best[better] = d[better]
+            arg[better] = j
+        lut = np.asarray(owner_of, np.int8)[arg]
+        lut[best > 1.0] = UNKNOWN
+        self.lut = lut.reshape(n, n, n)
+        self.neutral = self.owners.index("neutral") if "neutral" in self.owners else None
+
+    def classify(self, lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Owner index per pixel (``UNKNOWN`` where unknown, -2 where not foreground)."""
+        q = np.clip(lab, 0, 255).astype(np.uint8) // Q
+        out = self.lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int16)
+        out[~mask] = -2
+        return out

@@ -1,0 +1,214 @@
+"""Pieces per space from the colour-classified foreground.
+
+Each player colour's pixels on a space add up to an area; the pieces that explain it are the
+combination of that player's pieces (as enrolled: their footprint, swept by the parallax of
+their height at that spot) whose area is nearest, with at least as many pieces as separate
+blobs. Dark neutral pieces (China's fortress) show as a rim when a piece stands on them, so a
+smaller dark area counts there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scorer.core.types import Piece
+from vision.enrolment import PieceSize, TableModel, apparent_area
+from vision.geometry import parallax
+
+SPECK = 0.35  # of the smallest piece: less is noise or a fringe
+BLOB = 0.5  # of the smallest piece: a blob this big is at least one piece
+MAX_PER_KIND = 8
+FRAGMENT = 0.6  # of the smallest piece: a patch this small touching another colour's blob is part of it
+PIECE_COST = 0.06  # each extra piece must explain this much more of the log-area
+UNUSUAL_COST = 0.45  # a kind the space does not normally hold (layout "holds") must fit this much better
+NEUTRAL_ALONE = 0.35  # of a neutral piece's area, dark pixels on a space with nothing on top
+NEUTRAL_UNDER = 0.08  # ... and with a piece standing on it (its rim)
+
+
+@dataclass(frozen=True)
+class SpaceCount:
+    pieces: Counter
+    confidence: float
+
+
+class Counter_:
+    """Counts pieces per space. ``space_of``: space index per rectified pixel (-1: none)."""
+
+    def __init__(self, model: TableModel, owners: tuple[str, ...], space_of: np.ndarray,
+                 centres_mm: np.ndarray, px_per_mm: float, usual: list[tuple[str, ...] | None] | None = None):
+        self.model = model
+        self.owners = owners
+        self.space_of = space_of
+        self.centres = centres_mm
+        self.s = px_per_mm
+        self.usual = usual or [None] * len(centres_mm)  # per space: the kinds it normally holds
+        self.kinds: dict[str, list[tuple[Piece, PieceSize]]] = defaultdict(list)
+        for p, size in model.sizes.items():
+            self.kinds[str(p.owner)].append((p, size))
+        smallest = min(sz.area_mm2 for sz in model.sizes.values())
+        self.speck = SPECK * smallest
+        self.blob = BLOB * smallest
+
+    def _space(self, x: float, y: float) -> int:
+        xi, yi = int(round(x * self.s)), int(round(y * self.s))
+        h, w = self.space_of.shape
+        return int(self.space_of[yi, xi]) if 0 <= xi < w and 0 <= yi < h else -1
+
+    def count(self, labels: np.ndarray, hand: np.ndarray, cam: np.ndarray | None, occluded: frozenset[int],
+              mass: "MassMeter | None" = None) -> tuple[dict[int, SpaceCount], list[tuple[str, float, float]]]:
+        neutral_i = self.owners.index("neutral") if "neutral" in self.owners else None
+        labels = absorb_fragments(labels, len(self.owners), FRAGMENT * self.blob * 2 * self.s ** 2, neutral_i)
+        if mass is not None:
+            mass.labels = labels
+        area: dict[tuple[int, int], float] = defaultdict(float)
+        blobs: dict[tuple[int, int], int] = defaultdict(int)
+        off: list[tuple[str, float, float]] = []
+        s2 = self.s ** 2
+        for oi, owner in enumerate(self.owners):
+            m = ((labels == oi) & ~hand).astype(np.uint8)
+            if not m.any():
+                continue
+            n, lbl, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
+            tallest = max((sz.height_mm for _, sz in self.kinds[owner]), default=0.0)
+            for j in range(1, n):
+                a = stats[j, cv2.CC_STAT_AREA] / s2
+                if a < self.speck:
+                    continue
+                if mass is not None:
+                    a = mass.area(oi, lbl, j, stats[j]) / s2
+                cx, cy = cents[j] / self.s
+                # the blob's centre lies between the footprint and the displaced top
+                d = parallax(np.array([[cx, cy]]), cam, tallest)[0] * 0.5
+                sp = self._space(cx - d[0], cy - d[1])
+                if sp < 0:
+                    sp = self._space(cx, cy)
+                if sp < 0:
+                    if a >= self.blob:
+                        off.append((owner, float(cx), float(cy)))
+                    continue
+                area[(sp, oi)] += a
+                if a >= self.blob:
+                    blobs[(sp, oi)] += 1
+        result: dict[int, SpaceCount] = {}
+        has_player_piece: set[int] = set()
+        neutral = self.owners.index("neutral") if "neutral" in self.owners else None
+        for (sp, oi), a in sorted(area.items()):
+            if sp in occluded or oi == neutral:
+                continue
+            pieces, conf = self._explain(self.owners[oi], a, max(1, blobs[(sp, oi)]), sp, cam)
+            if pieces:
+                entry = result.setdefault(sp, SpaceCount(Counter(), 1.0))
+                entry.pieces.update(pieces)
+                result[sp] = SpaceCount(entry.pieces, min(entry.confidence, conf))
+                has_player_piece.add(sp)
+        if neutral is not None:
+            for (sp, oi), a in sorted(area.items()):
+                if oi != neutral or sp in occluded:
+                    continue
+                for p, size in self.kinds["neutral"]:
+                    share = NEUTRAL_UNDER if sp in has_player_piece else NEUTRAL_ALONE
+                    if a >= share * size.area_mm2:
+                        n = max(1, int(round(a / size.area_mm2))) if sp not in has_player_piece else 1
+                        entry = result.setdefault(sp, SpaceCount(Counter(), 1.0))
+                        entry.pieces[p] += n
+                        break
+        return result, off
+
+    def _explain(self, owner: str, total: float, min_pieces: int, sp: int, cam: np.ndarray | None
+                 ) -> tuple[Counter, float]:
+        kinds = self.kinds[owner]
+        if total < self.speck or not kinds:
+            return Counter(), 1.0
+        at = self.centres[sp:sp + 1]
+        app = []
+        for p, size in kinds:
+            sweep = float(np.linalg.norm(parallax(at, cam, size.height_mm)[0]))
+            app.append((p, apparent_area(size.area_mm2, sweep)))
+        usual = self.usual[sp]
+        unusual = [0.0 if usual is None or p.kind in usual else UNUSUAL_COST for p, _ in app]
+        best: tuple[float, tuple[int, ...]] | None = None
+        # small sets: China has two kinds per player; up to MAX_PER_KIND of the smallest, 2 of the rest
+        ranges = [range(0, MAX_PER_KIND + 1) if a == min(x[1] for x in app) else range(0, 3) for _, a in app]
+        for combo in _product(ranges):
+            k = sum(combo)
+            if k < min_pieces:
+                continue
+            pred = sum(c * a for c, (_, a) in zip(combo, app))
+            cost = abs(math.log(total / pred)) + PIECE_COST * k + sum(u for c, u in zip(combo, unusual) if c)
+            if best is None or cost < best[0]:
+                best = (cost, combo)
+        if best is None:
+            return Counter(), 0.0
+        out = Counter({p: c for c, (p, _) in zip(best[1], app) if c})
+        return out, max(0.0, 1.0 - best[0])
+
+
+def absorb_fragments(labels: np.ndarray, n_owners: int, max_px: float, keep: int | None = None) -> np.ndarray:
+    """A small patch of one colour stuck to a bigger blob of another is that piece's shaded wall
+    or rim (a blue house's dark wall can look violet): give it to the bigger blob. Patches of
+    ``keep`` (neutral pieces, which lie under others and show as a rim) stay what they are."""
+    out = labels
+    ring = np.ones((3, 3), np.uint8)
+    for oi in range(n_owners):
+        if oi == keep:
+            continue
+        m = (labels == oi).astype(np.uint8)
+        if not m.any():
+            continue
+        n, lbl, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        for j in range(1, n):
+            if stats[j, cv2.CC_STAT_AREA] > max_px:
+                continue
+            x, y, w, h = (int(v) for v in stats[j, :4])
+            x0, y0 = max(0, x - 2), max(0, y - 2)
+            sub = lbl[y0:y + h + 2, x0:x + w + 2] == j
+            edge = (cv2.dilate(sub.astype(np.uint8), ring) > 0) & ~sub
+            around = labels[y0:y + h + 2, x0:x + w + 2][edge]
+            others = around[(around >= 0) & (around != oi) & (around != (-3 if keep is None else keep))]
+            if len(others) >= 3:
+                if out is labels:
+                    out = labels.copy()
+                out[y0:y + h + 2, x0:x + w + 2][sub] = np.bincount(others).argmax()
+    return out
+
+
+class MassMeter:
+    """A blob's size as its colour mass: the sum over it and its fringe of each pixel's share of
+    the piece's colour (its difference from the board, projected on the piece colour's
+    difference). Blur spreads a piece's colour over more pixels but keeps its mass, so the size
+    does not depend on focus, noise threshold or resolution."""
+
+    FRINGE = 2  # px around the blob where blurred colour still counts
+
+    def __init__(self, lab: np.ndarray, ref: np.ndarray, labels: np.ndarray, colour_of: list[np.ndarray]):
+        self.lab, self.ref, self.labels, self.colour_of = lab, ref, labels, colour_of
+        self.kernel = np.ones((2 * self.FRINGE + 1, 2 * self.FRINGE + 1), np.uint8)
+
+    def area(self, owner: int, lbl: np.ndarray, j: int, stat: np.ndarray) -> float:
+        x, y, w, h = (int(v) for v in stat[:4])
+        f = self.FRINGE
+        H, W = lbl.shape
+        x0, y0, x1, y1 = max(0, x - f), max(0, y - f), min(W, x + w + f), min(H, y + h + f)
+        blob = (lbl[y0:y1, x0:x1] == j).astype(np.uint8)
+        lab = self.labels[y0:y1, x0:x1]
+        region = (cv2.dilate(blob, self.kernel) > 0) & ((lab == owner) | (lab == -2) | (blob > 0))
+        d = self.lab[y0:y1, x0:x1][region] - self.ref[y0:y1, x0:x1][region]
+        u = self.colour_of[owner][None, :] - self.ref[y0:y1, x0:x1][region]
+        w8 = np.array([0.5, 1.0, 1.0], np.float32)
+        num = ((d * u) * w8).sum(axis=1)
+        den = np.maximum(((u * u) * w8).sum(axis=1), 25.0)
+        return float(np.clip(num / den, 0.0, 1.0).sum())
+
+
+def _product(ranges: list[range]):
+    if not ranges:
+        yield ()
+        return
+    for v in ranges[0]:
+        for rest in _product(ranges[1:]):
+            yield (v,) + rest

@@ -1,0 +1,266 @@
+"""Per-table enrolment: what the reader learns from the user's own table.
+
+Two photos: the **empty board** (its artwork, under this light, through this camera) and, once,
+the board with **one piece of each type** on spaces the dashboard marks (``enrolment_plan``).
+From the second the reader learns each player's colours as this camera sees them (lit tops and
+shaded walls alike) and each piece type's size. Nothing about a piece's look is in the code:
+without the pieces photo the layout's nominal colours and sizes are used, and the model says so
+(``enrolled`` is False), since those are a guess about someone else's copy of the game.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+import cv2
+import numpy as np
+
+from scorer.core.types import Piece
+from vision.calibration import Calibration, nominal_model, rectified_size
+from vision.errors import CalibrationError
+from vision.foreground import Foreground, LightNormaliser
+from vision.geometry import camera_from_homography, estimate_fov
+from vision.layout import Layout
+
+FORMAT = "tableref-table-model/1"
+PROTOS_PER_COLOUR = 4  # lit top, walls turned from the light, shadows: a few shades per colour
+DEFAULT_FOV_DEG = 66.0
+
+
+@dataclass(frozen=True)
+class PieceSize:
+    """A piece type's footprint area (mm^2, parallax removed) and height (mm, from the layout)."""
+
+    area_mm2: float
+    height_mm: float
+    round: bool
+    enrolled: bool
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """Everything the reader knows about one table: its empty board and its pieces."""
+
+    layout_id: str
+    px_per_mm: float
+    reference: np.ndarray  # the empty board, rectified (BGR uint8)
+    colours: Mapping[str, np.ndarray]  # owner ("red", "neutral") -> (k, 3) Lab prototypes
+    spreads: Mapping[str, float]  # owner -> typical Lab distance of its own pixels to its prototypes
+    sizes: Mapping[Piece, PieceSize]
+    enrolled: bool
+    created: float = field(default_factory=time.time)
+    notes: tuple[str, ...] = ()
+
+    # -------------------------------------------------------------- persistence
+    def save(self, path: str | Path) -> None:
+        meta = {
+            "format": FORMAT, "layout": self.layout_id, "px_per_mm": self.px_per_mm, "enrolled": self.enrolled,
+            "created": self.created, "notes": list(self.notes),
+            "colours": {k: np.round(v, 2).tolist() for k, v in self.colours.items()},
+            "spreads": {k: round(float(v), 2) for k, v in self.spreads.items()},
+            "sizes": [{"owner": str(p.owner), "kind": p.kind, "area_mm2": round(s.area_mm2, 1),
+                       "height_mm": s.height_mm, "round": s.round, "enrolled": s.enrolled}
+                      for p, s in self.sizes.items()],
+        }
+        ok, png = cv2.imencode(".png", self.reference)
+        tmp = Path(str(path) + ".tmp")
+        with open(tmp, "wb") as fh:  # written whole, then renamed: a crash never leaves half a file
+            np.savez_compressed(fh, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), reference=png)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path, layout: Layout | None = None) -> "TableModel":
+        """Read a table model; an older colour calibration file (``tableref vision calibrate``)
+        is accepted too, with nominal sizes (``layout`` needed then)."""
+        try:
+            with np.load(path) as z:
+                meta = json.loads(bytes(z["meta"]).decode())
+                ref = cv2.imdecode(z["reference"], cv2.IMREAD_COLOR)
+        except (OSError, ValueError, KeyError, EOFError) as exc:
+            raise CalibrationError(f"cannot read table model {path}: {exc}") from None
+        if ref is None:
+            raise CalibrationError(f"table model {path} has no empty-board image")
+        if meta.get("format") != FORMAT:
+            if layout is None:
+                raise CalibrationError(f"{path} is an older colour calibration; its layout is needed to use it")
+            return from_calibration(Calibration.load(path), layout)
+        sizes = {Piece(d["owner"], d["kind"]): PieceSize(d["area_mm2"], d["height_mm"], d["round"], d["enrolled"])
+                 for d in meta["sizes"]}
+        return cls(meta["layout"], float(meta["px_per_mm"]), ref,
+                   {k: np.asarray(v, np.float32) for k, v in meta["colours"].items()},
+                   dict(meta["spreads"]), sizes, bool(meta["enrolled"]), float(meta.get("created", 0.0)),
+                   tuple(meta.get("notes", ())))
+
+
+# ------------------------------------------------------------------ plan and nominal values
+def piece_types(layout: Layout) -> list[Piece]:
+    players = list(layout.players)
+    out = [Piece(p, k) for k in layout.player_kinds() for p in players]
+    return out + [Piece("neutral", k) for k in layout.neutral_kinds()]
+
+
+def enrolment_plan(layout: Layout) -> dict[str, Piece]:
+    """Where the user puts one piece of each type for the enrolment photo: each on its own
+    space, spread over the board (so the light and the camera's angle vary between them), big
+    pieces on the largest-but-one spaces and small ones on the rest. Spaces far apart are
+    chosen so a leaning piece never touches a neighbour."""
+    types = piece_types(layout)
+    by_size = sorted(types, key=lambda p: -layout.pieces[p.kind].area)
+    spaces = sorted(layout.spaces, key=lambda s: (s.centre[1], s.centre[0]))
+    # farthest-point order: each next space as far as possible from those already taken
+    chosen: list = []
+    cands = list(spaces)
+    cx, cy = layout.size[0] / 2, layout.size[1] / 2
+    while len(chosen) < len(types) and cands:
+        if not chosen:
+            best = min(cands, key=lambda s: (s.centre[0] - cx) ** 2 + (s.centre[1] - cy) ** 2)
+        else:
+            best = max(cands, key=lambda s: min((s.centre[0] - c.centre[0]) ** 2 + (s.centre[1] - c.centre[1]) ** 2
+                                                 for c in chosen))
+        chosen.append(best)
+        cands.remove(best)
+    if len(chosen) < len(types):
+        raise CalibrationError(f"the board has {len(layout.spaces)} spaces, enrolment needs {len(types)}")
+    # big pieces on the biggest of the chosen spaces
+    plan: dict[str, Piece] = {}
+    for piece, sp in zip(by_size, sorted(chosen, key=lambda s: -s.area)):
+        plan[sp.id] = piece
+    return plan
+
+
+def nominal_sizes(layout: Layout) -> dict[Piece, PieceSize]:
+    return {p: PieceSize(layout.pieces[p.kind].area, layout.pieces[p.kind].height,
+                         layout.pieces[p.kind].footprint == "circle", False) for p in piece_types(layout)}
+
+
+def _nominal_colours(layout: Layout, reference: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    from vision.calibration import board_white_balance
+
+    model = nominal_model(layout, board_white_balance(reference, layout))
+    colours: dict[str, list] = {}
+    for proto, ci in zip(model.protos, model.proto_class):
+        owner = model.classes[int(ci)].split(":", 1)[0]
+        colours.setdefault(owner, []).append(proto)
+    return {k: np.asarray(v, np.float32) for k, v in colours.items()}, {k: 12.0 for k in colours}
+
+
+def from_calibration(cal: Calibration, layout: Layout) -> TableModel:
+    colours: dict[str, list] = {}
+    for proto, ci in zip(cal.model.protos, cal.model.proto_class):
+        colours.setdefault(cal.model.classes[int(ci)].split(":", 1)[0], []).append(proto)
+    return TableModel(layout.id, cal.px_per_mm, cal.reference, {k: np.asarray(v, np.float32) for k, v in colours.items()},
+                      {k: 12.0 for k in colours}, nominal_sizes(layout), False,
+                      notes=(f"from colour calibration ({cal.source}); piece sizes nominal",))
+
+
+def nominal_model_for(layout: Layout, reference: np.ndarray, px_per_mm: float, note: str) -> TableModel:
+    colours, spreads = _nominal_colours(layout, reference)
+    return TableModel(layout.id, px_per_mm, reference, colours, spreads, nominal_sizes(layout), False,
+                      notes=(note, "piece colours and sizes are the layout's nominal ones: enrol the pieces"))
+
+
+# ------------------------------------------------------------------ learning from the photos
+def camera_centre(H: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray | None:
+    return camera_from_homography(H, frame_size, estimate_fov(H, frame_size, DEFAULT_FOV_DEG))
+
+
+def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
+          pieces: np.ndarray | None = None, pieces_homography: np.ndarray | None = None,
+          placed: Mapping[str, Piece] | None = None, px_per_mm: float = 1.0) -> TableModel:
+    """Learn a table from its empty-board photo and (optionally) the photo with one piece of
+    each type on the spaces ``placed`` names. Photos are camera frames; homographies map board
+    mm to their pixels (``Registrar.detect``)."""
+    from vision.calibration import rectify
+
+    reference = cv2.GaussianBlur(rectify(empty, empty_homography, layout, px_per_mm), (0, 0), 0.6)
+    if pieces is None or placed is None or pieces_homography is None:
+        return nominal_model_for(layout, reference, px_per_mm, "empty board photo only")
+    rect = rectify(pieces, pieces_homography, layout, px_per_mm)
+    light = LightNormaliser(reference)
+    fg = Foreground(reference, px_per_mm)
+    corrected = light.correct(rect)
+    maps = fg.measure(corrected)
+    lab = maps.lab
+    cam = camera_centre(pieces_homography, (pieces.shape[1], pieces.shape[0]))
+    colours: dict[str, list[np.ndarray]] = {}
+    sizes = nominal_sizes(layout)
+    notes = []
+    missing = []
+    found: list[tuple[Piece, np.ndarray, np.ndarray, np.ndarray]] = []  # piece, labels, stats row, centre
+    h, w = reference.shape[:2]
+    for sid, piece in placed.items():
+        sp = layout.space(sid)
+        mask = np.zeros((h, w), np.uint8)
+        grow = 12.0  # a tall piece seen obliquely leans out of its space
+        cv2.circle(mask, (int(round(sp.centre[0] * px_per_mm)), int(round(sp.centre[1] * px_per_mm))),
+                   int(round((sp.radius + grow) * px_per_mm)), 1, -1)
+        evidence = (maps.piece & (mask > 0)).astype(np.uint8)
+        evidence = cv2.morphologyEx(evidence, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        n, lbl, stats, cents = cv2.connectedComponentsWithStats(evidence, connectivity=8)
+        if n <= 1:
+            missing.append(sid)
+            continue
+        best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        blob = lbl == best
+        # the blob's inner pixels: its edge mixes with the board
+        inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        if inner.sum() < 6:
+            inner = blob
+        colours.setdefault(str(piece.owner), []).append(lab[inner])
+        found.append((piece, np.where(blob, best, 0).astype(np.int32), stats[best], cents[best]))
+    if missing:
+        raise CalibrationError("no piece found on " + ", ".join(missing) + " in the pieces photo: put the marked "
+                               "pieces there (nothing else on the board) and take it again")
+    protos: dict[str, np.ndarray] = {}
+    spreads: dict[str, float] = {}
+    for owner, parts in colours.items():
+        px = np.concatenate(parts).astype(np.float32)
+        k = min(PROTOS_PER_COLOUR, max(1, len(px) // 20))
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+        _, lbl, centres = cv2.kmeans(px, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        protos[owner] = centres.astype(np.float32)
+        d = np.linalg.norm(px - centres[lbl.ravel()], axis=1)
+        spreads[owner] = float(np.percentile(d, 80))
+    from vision.counting import MassMeter
+
+    owners = sorted(protos)
+    labels = np.full((h, w), -2, np.int16)  # nothing else is on the board: the fringe is the piece's
+    meter = MassMeter(fg.lab_of(corrected), fg.ref, labels, [protos[o].mean(axis=0) for o in owners])
+    for piece, lbl, stat, centre in found:
+        spec = layout.pieces[piece.kind]
+        area = meter.area(owners.index(str(piece.owner)), lbl, int(lbl.max()), stat) / px_per_mm ** 2
+        sweep = _sweep(cam, centre / px_per_mm, spec.height)
+        sizes[piece] = PieceSize(footprint_from_apparent(area, sweep), spec.height, spec.footprint == "circle", True)
+    notes.append(f"enrolled {len(placed)} pieces")
+    return TableModel(layout.id, px_per_mm, reference, protos, spreads, sizes, True, notes=tuple(notes))
+
+
+def _sweep(cam: np.ndarray | None, at_mm: np.ndarray, height: float) -> float:
+    from vision.geometry import parallax
+
+    return float(np.linalg.norm(parallax(np.asarray(at_mm, float).reshape(1, 2), cam, height)[0]))
+
+
+def footprint_from_apparent(area: float, sweep: float) -> float:
+    """Invert ``apparent_area``: the footprint whose swept area is ``area``."""
+    # area = a + sqrt(a) * sweep  ->  sqrt(a) = (-sweep + sqrt(sweep^2 + 4 area)) / 2
+    r = (-sweep + (sweep * sweep + 4 * area) ** 0.5) / 2
+    return r * r
+
+
+def apparent_area(footprint: float, sweep: float) -> float:
+    """A piece's area as seen from the camera, in the board plane: its footprint swept by the
+    displacement of its top (about its width times the sweep)."""
+    return footprint + footprint ** 0.5 * sweep
+
+
+def check_model(model: TableModel, layout: Layout) -> None:
+    if model.layout_id != layout.id:
+        raise CalibrationError(f"table model is for layout {model.layout_id!r}, not {layout.id!r}")
+    want = rectified_size(layout, model.px_per_mm)
+    if (model.reference.shape[1], model.reference.shape[0]) != want:
+        raise CalibrationError("table model's empty board does not match the layout's size")

@@ -1,0 +1,99 @@
+"""What differs from the empty board: light correction and foreground evidence.
+
+The rectified frame is compared with the table's empty board (``TableModel.reference``) after
+dividing out the light. Every threshold is a multiple of the **noise measured in this frame**
+(the spread of its differences over the board, which is mostly bare), not a number of grey
+levels: a camera with a clean sensor, a noisy one, JPEG at 40 or 95 all get the same test.
+The comparison tolerates the registration being off by a pixel: a pixel differs only by how far
+it lies outside the range its reference neighbourhood spans.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+BLOCK = 8  # px of the rectified board per light-field cell
+FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
+# multiples of the frame's own noise scale (robust spread of the raw differences)
+PIECE_SIGMAS = 5.0  # chroma this far outside the reference's range: surely not the board
+WEAK_SIGMAS = 2.5  # a little different: evidence of a hand, never read as a piece
+MIN_PIECE_CHROMA = 7.0  # Lab (a+b) floor: a flawless frame's noise is not zero-width
+MIN_WEAK_CHROMA = 4.0
+DARK_RATIO = 0.5  # darker than half the darkest nearby print: a dark piece (shadows are lighter)
+DARK_MIN_DROP = 30.0  # ... and at least this many L levels darker
+
+
+class LightNormaliser:
+    """Divides out the light of a frame relative to the empty board: a white balance (median
+    ratio per channel over the board) times a smooth brightness field (ratio per 8-px cell,
+    median-filtered so that pieces and hands, which are not light, do not bend it)."""
+
+    def __init__(self, reference: np.ndarray):
+        h, w = reference.shape[:2]
+        self.size = (w, h)
+        self.small_size = (max(1, w // BLOCK), max(1, h // BLOCK))
+        self.ref_small = cv2.resize(reference, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
+        self.gain: np.ndarray | None = None
+
+    def correct(self, rect: np.ndarray) -> np.ndarray:
+        small = cv2.resize(rect, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
+        ratio = small / self.ref_small
+        wb = np.median(ratio.reshape(-1, 3), axis=0)
+        lum = (ratio / wb).mean(axis=2)
+        lum8 = np.clip(lum * 100, 0, 255).astype(np.uint8)
+        lum8 = cv2.medianBlur(lum8, FIELD_MEDIAN)
+        field = np.maximum(cv2.GaussianBlur(lum8.astype(np.float32) / 100.0, (0, 0), 1.0), 0.05)
+        inv = (1.0 / field)[..., None] / wb[None, None, :].astype(np.float32)
+        self.gain = cv2.resize(inv.astype(np.float32), self.size, interpolation=cv2.INTER_LINEAR)
+        return cv2.multiply(rect, self.gain, dtype=cv2.CV_8U)
+
+
+@dataclass(frozen=True)
+class ForegroundMaps:
+    lab: np.ndarray  # the corrected frame, Lab float32
+    chroma: np.ndarray  # Lab a+b distance outside the reference neighbourhood's range
+    piece: np.ndarray  # bool: surely not the board (chroma or dark)
+    dark: np.ndarray  # bool: much darker than the board
+    weak: np.ndarray  # bool: a little different (chroma or lightness)
+    noise: float  # the frame's noise scale (Lab a+b), what the thresholds are multiples of
+
+
+class Foreground:
+    """Foreground evidence against one empty board."""
+
+    def __init__(self, reference: np.ndarray, px_per_mm: float = 1.0):
+        lab = cv2.cvtColor(cv2.GaussianBlur(reference, (0, 0), 0.7), cv2.COLOR_BGR2LAB).astype(np.float32)
+        k = np.ones((3, 3), np.uint8)
+        self.ref = lab
+        self.lo = [cv2.erode(lab[..., i], k) for i in range(3)]
+        self.hi = [cv2.dilate(lab[..., i], k) for i in range(3)]
+        self.s = px_per_mm
+
+    @staticmethod
+    def _outside(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        return np.maximum(np.maximum(v - hi, lo - v), 0.0)
+
+    @staticmethod
+    def lab_of(corrected: np.ndarray) -> np.ndarray:
+        return cv2.cvtColor(cv2.GaussianBlur(corrected, (0, 0), 0.7), cv2.COLOR_BGR2LAB).astype(np.float32)
+
+    def measure(self, corrected: np.ndarray) -> ForegroundMaps:
+        lab = self.lab_of(corrected)
+        L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+        chroma = self._outside(a, self.lo[1], self.hi[1]) + self._outside(b, self.lo[2], self.hi[2])
+        raw = np.abs(a - self.ref[..., 1]) + np.abs(b - self.ref[..., 2])
+        # the board is mostly bare: the median raw difference is the noise (plus JPEG, demosaicing)
+        sub = raw[::4, ::4]
+        noise = float(np.median(sub)) * 1.5 + 0.5
+        piece_t = max(MIN_PIECE_CHROMA, PIECE_SIGMAS * noise)
+        weak_t = max(MIN_WEAK_CHROMA, WEAK_SIGMAS * noise)
+        darker = self.lo[0] - L
+        dark = (L < DARK_RATIO * self.lo[0]) & (darker > DARK_MIN_DROP)
+        lnoise = float(np.median(np.abs(L - self.ref[..., 0])[::4, ::4])) * 1.5 + 0.5
+        dl = self._outside(L, self.lo[0], self.hi[0])
+        weak = (chroma > weak_t) | (dl > max(10.0, 4.0 * lnoise))
+        piece = (chroma > piece_t) | dark
+        return ForegroundMaps(lab, chroma, piece, dark, weak, noise)

@@ -1,0 +1,91 @@
+"""Hands and arms over the board: which spaces cannot be read in this frame.
+
+Evidence that no learned piece colour explains (skin, a sleeve, the board's print hidden or
+changed) is unexplained. An arm comes in over the board's edge, where no space is and so no
+piece lies: any foreground region (gaps of a few mm closed) that reaches the edge and is as big
+as a piece is a hand, whatever its colour (a sleeve can be yellow). Away from the edge, a region
+with much unexplained colour, or far larger than any heap of pieces, is a hand too. The spaces it touches, with a margin, are occluded: never read through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.colour_classes import UNKNOWN
+from vision.foreground import ForegroundMaps
+
+HALO_MM = 4.0  # weak difference this close to a piece is its blur, shadow or reflection
+EDGE_MM = 12.0  # an arm crosses the board's edge
+EDGE_HAND_PIECES = 1.0  # area, in biggest-piece footprints, of a foreground region reaching the edge
+CLOSE_MM = 2.5  # gaps this wide inside a region are closed (an arm's colour breaks up over the print)
+INNER_HAND_PIECES = 3.0  # ... of an unexplained region anywhere (a hand held over the middle)
+SLEEVE_PIECES = 12.0  # a region of one piece colour this big is no heap of pieces: a sleeve
+MARGIN_MM = 8.0  # spaces this close to a hand are occluded too (fingers, blur)
+PIECE_REACH_MM = 10.0  # print lost this close to a piece: the piece (or its shadow) hides it
+FINGERS_MM = 15.0  # weak or unexplained evidence this close to a hand is part of it (thin, pale fingers)
+
+
+@dataclass(frozen=True)
+class Occlusion:
+    mask: np.ndarray  # bool, the hand and its margin
+    spaces: frozenset[int]
+
+
+class OcclusionFinder:
+    def __init__(self, space_masks: list[tuple[tuple[int, int, int, int], np.ndarray]], size: tuple[int, int],
+                 px_per_mm: float, biggest_piece_mm2: float):
+        self.space_masks = space_masks
+        w, h = size
+        self.s = px_per_mm
+        e = int(round(EDGE_MM * px_per_mm))
+        edge = np.zeros((h, w), bool)
+        edge[:e, :] = edge[-e:, :] = True
+        edge[:, :e] = edge[:, -e:] = True
+        self.edge = edge
+        self.piece_px = biggest_piece_mm2 * px_per_mm ** 2
+        r = max(1, int(round(HALO_MM * px_per_mm)))
+        self.halo_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        c = max(1, int(round(CLOSE_MM * px_per_mm)))
+        self.close_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * c + 1, 2 * c + 1))
+        p = max(1, int(round(PIECE_REACH_MM * px_per_mm)))
+        self.piece_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * p + 1, 2 * p + 1))
+        f = max(1, int(round(FINGERS_MM * px_per_mm)))
+        self.finger_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * f + 1, 2 * f + 1))
+        m = max(1, int(round(MARGIN_MM * px_per_mm)))
+        self.margin_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * m + 1, 2 * m + 1))
+
+    def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None) -> Occlusion:
+        known = (labels >= 0).astype(np.uint8)
+        near_piece = cv2.dilate(known, self.halo_kernel) > 0
+        unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
+        if lost_print is not None:
+            # print under a piece is hidden by the piece: only print lost away from pieces counts
+            unexplained |= lost_print & ~(cv2.dilate(known, self.piece_reach) > 0)
+        unexplained = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        evidence = ((unexplained > 0) | (known > 0)).astype(np.uint8)
+        evidence = cv2.morphologyEx(evidence, cv2.MORPH_CLOSE, self.close_kernel)
+        n, lbl, stats, _ = cv2.connectedComponentsWithStats(evidence, connectivity=8)
+        hand = np.zeros(labels.shape, bool)
+        if n > 1:
+            unexpl_area = np.bincount(lbl.ravel(), weights=(unexplained > 0).ravel(), minlength=n)
+            at_edge = np.bincount(lbl[self.edge].ravel(), minlength=n) > 0
+            total = stats[:, cv2.CC_STAT_AREA]
+            is_hand = ((stats[:, cv2.CC_STAT_AREA] >= EDGE_HAND_PIECES * self.piece_px) & at_edge) | \
+                      (unexpl_area >= INNER_HAND_PIECES * self.piece_px) | \
+                      (total >= SLEEVE_PIECES * self.piece_px)
+            is_hand[0] = False
+            if is_hand.any():
+                hand = is_hand[lbl]
+        if not hand.any():
+            return Occlusion(hand, frozenset())
+        reach = cv2.dilate(hand.astype(np.uint8), self.finger_kernel) > 0
+        hand |= reach & ((unexplained > 0) | maps.weak)
+        grown = cv2.dilate(hand.astype(np.uint8), self.margin_kernel)
+        hit = set()
+        for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks):
+            if (grown[y0:y1, x0:x1] & m).any():
+                hit.add(i)
+        return Occlusion(grown > 0, frozenset(hit))

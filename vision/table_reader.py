@@ -1,0 +1,157 @@
+"""Camera frame -> pieces per space, from what the table model learned (colour mode).
+
+The steps, each in its own module: registration (``registration``), rectification to board mm,
+light correction and foreground (``foreground``), colour classes (``colour_classes``), hands
+(``occlusion``), counting (``counting``), and a cheap "did anything move" test (``change``).
+Spaces under a hand are reported occluded and never read.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from vision.calibration import PX_PER_MM, default_calibration
+from vision.change import ChangeWatcher
+from vision.colour_classes import ColourClassifier
+from vision.counting import Counter_, MassMeter
+from vision.detection import Detection, Mode, SpaceResult
+from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
+from vision.foreground import Foreground, LightNormaliser
+from vision.layout import Layout
+from vision.occlusion import OcclusionFinder
+from vision.registration import Registrar
+from vision.structure import PrintWatcher
+
+SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belongs to it
+
+
+class TableReader:
+    """Reads one board from a stream of frames (or single images), as the table model says the
+    pieces look. Without a model: the layout's nominal artwork and pieces (for rendered frames
+    and the demo only)."""
+
+    mode = Mode.COLOUR
+
+    def __init__(self, layout: Layout, model: TableModel | None = None, *,
+                 clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None):
+        self.layout = layout
+        if model is None:
+            ref = default_calibration(layout, PX_PER_MM).reference
+            model = nominal_model_for(layout, ref, PX_PER_MM, "no table model: the synthetic artwork")
+        check_model(model, layout)
+        self.model = model
+        self.s = model.px_per_mm
+        self.clock = clock
+        self.registrar = registrar or Registrar(layout)
+        h, w = model.reference.shape[:2]
+        self.light = LightNormaliser(model.reference)
+        self.fg = Foreground(model.reference, self.s)
+        self.colours = ColourClassifier(model)
+        self.print_watcher = PrintWatcher(self.fg.ref[..., 0])
+        self.space_masks = self._space_masks(w, h)
+        self.space_of = self._space_map(w, h)
+        biggest = max(sz.area_mm2 for sz in model.sizes.values())
+        self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest)
+        centres = np.array([sp.centre for sp in layout.spaces], float)
+        usual = [layout.holds.get(sp.kind) for sp in layout.spaces]
+        self.counter = Counter_(model, self.colours.owners, self.space_of, centres, self.s, usual)
+        self.change = ChangeWatcher(layout.size)
+        self._owner_colours = [model.colours[o].mean(axis=0) for o in self.colours.owners]
+        self._last: Detection | None = None
+        self._maps: tuple | None = None
+
+    def reset(self) -> None:
+        self.registrar.reset()
+        self.change.reset()
+        self._last = None
+
+    # ------------------------------------------------------------------ set-up
+    def _space_masks(self, w: int, h: int) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
+        out = []
+        g = int(round(4 * self.s))
+        for sp in self.layout.spaces:
+            poly = np.asarray(sp.polygon) * self.s
+            x0, y0 = np.floor(poly.min(axis=0)).astype(int) - g
+            x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + g + 1
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillPoly(m, [np.round((poly - [x0, y0])).astype(np.int32)], 1)
+            m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+            out.append(((x0, y0, x1, y1), m))
+        return out
+
+    def _space_map(self, w: int, h: int) -> np.ndarray:
+        lab = np.full((h, w), -1, np.int16)
+        dist = np.full((h, w), np.inf, np.float32)
+        for i, sp in enumerate(self.layout.spaces):
+            m = np.ones((h, w), np.uint8)
+            cv2.fillPoly(m, [np.round(np.asarray(sp.polygon) * self.s).astype(np.int32)], 0)
+            d = cv2.distanceTransform(m, cv2.DIST_L2, 3) / self.s
+            better = (d <= SPACE_MARGIN_MM) & (d < dist)
+            lab[better] = i
+            dist[better] = d[better]
+        return lab
+
+    # ------------------------------------------------------------------ per frame
+    def _rectify(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
+        if self._maps is None or self._maps[0] is not H or self._maps[1] != frame.shape:
+            h, w = self.model.reference.shape[:2]
+            xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) / self.s, np.arange(h, dtype=np.float32) / self.s)
+            mapped = cv2.perspectiveTransform(np.dstack([xs, ys]), H.astype(np.float64))
+            m1, m2 = cv2.convertMaps(mapped[..., 0].copy(), mapped[..., 1].copy(), cv2.CV_16SC2)
+            self._maps = (H, frame.shape, m1, m2)
+        return cv2.remap(frame, self._maps[2], self._maps[3], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def read(self, frame: np.ndarray, at: float | None = None, detail: object = None) -> Detection:
+        """Read one frame (BGR). ``detail`` is accepted for the marker reader's interface and unused."""
+        t0 = time.perf_counter()
+        at = self.clock() if at is None else at
+        if frame is None or frame.ndim != 3:
+            raise ValueError("a frame must be a BGR image")
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        reg = self.registrar.update(gray)
+        t_reg = time.perf_counter()
+        if not reg.usable:
+            self._last = None
+            self.change.reset()
+            spaces = tuple(SpaceResult(sp.id, (), 0.0, True) for sp in self.layout.spaces)
+            return Detection(at, self.mode, reg, spaces, timings_ms={"registration": (t_reg - t0) * 1e3})
+        thumb = self.change.thumbnail(gray, reg)
+        if self._last is not None and not reg.fresh and self.change.unchanged(thumb):
+            prev = self._last
+            return Detection(at, self.mode, reg, prev.spaces, prev.off_space,
+                             {"registration": (t_reg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3},
+                             reused=True)
+        rect = self._rectify(frame, reg.homography)
+        corrected = self.light.correct(rect)
+        t_rect = time.perf_counter()
+        maps = self.fg.measure(corrected)
+        labels = self.colours.classify(maps.lab, maps.piece)
+        t_cls = time.perf_counter()
+        occ = self.occlusion.find(maps, labels, self.print_watcher.lost(maps.lab[..., 0]))
+        t_occ = time.perf_counter()
+        cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
+        mass = MassMeter(maps.lab, self.fg.ref, labels, self._owner_colours)
+        counts, off = self.counter.count(labels, occ.mask, cam, occ.spaces, mass)
+        spaces = []
+        for i, sp in enumerate(self.layout.spaces):
+            if i in occ.spaces:
+                spaces.append(SpaceResult(sp.id, (), 0.0, True))
+                continue
+            c = counts.get(i)
+            if c is None:
+                spaces.append(SpaceResult(sp.id, (), 1.0))
+            else:
+                spaces.append(SpaceResult(sp.id, tuple(sorted(c.pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
+                                          round(c.confidence, 3)))
+        t_end = time.perf_counter()
+        det = Detection(at, self.mode, reg, tuple(spaces), tuple(off), {
+            "registration": (t_reg - t0) * 1e3, "rectify": (t_rect - t_reg) * 1e3, "classify": (t_cls - t_rect) * 1e3,
+            "occlusion": (t_occ - t_cls) * 1e3, "count": (t_end - t_occ) * 1e3, "total": (t_end - t0) * 1e3})
+        self._last = det
+        self.change.remember(thumb)
+        return det
