@@ -14,7 +14,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import cv2
 import numpy as np
@@ -25,6 +25,9 @@ from vision.errors import CalibrationError
 from vision.foreground import Foreground, LightNormaliser
 from vision.geometry import camera_from_homography, estimate_fov
 from vision.layout import Layout
+
+if TYPE_CHECKING:
+    from scorer.core.types import Board
 
 FORMAT = "tableref-table-model/1"
 PROTOS_PER_COLOUR = 4  # lit top, walls turned from the light, shadows: a few shades per colour
@@ -54,6 +57,8 @@ class TableModel:
     enrolled: bool
     created: float = field(default_factory=time.time)
     notes: tuple[str, ...] = ()
+    pose: np.ndarray | None = None  # board mm -> pixels of the empty-board photo (a mounted camera stays there)
+    frame_size: tuple[int, int] | None = None  # (w, h) of that photo
 
     # -------------------------------------------------------------- persistence
     def save(self, path: str | Path) -> None:
@@ -62,6 +67,8 @@ class TableModel:
             "created": self.created, "notes": list(self.notes),
             "colours": {k: np.round(v, 2).tolist() for k, v in self.colours.items()},
             "spreads": {k: round(float(v), 2) for k, v in self.spreads.items()},
+            "pose": None if self.pose is None else np.asarray(self.pose, float).tolist(),
+            "frame_size": None if self.frame_size is None else list(self.frame_size),
             "sizes": [{"owner": str(p.owner), "kind": p.kind, "area_mm2": round(s.area_mm2, 1),
                        "height_mm": s.height_mm, "round": s.round, "enrolled": s.enrolled}
                       for p, s in self.sizes.items()],
@@ -93,7 +100,9 @@ class TableModel:
         return cls(meta["layout"], float(meta["px_per_mm"]), ref,
                    {k: np.asarray(v, np.float32) for k, v in meta["colours"].items()},
                    dict(meta["spreads"]), sizes, bool(meta["enrolled"]), float(meta.get("created", 0.0)),
-                   tuple(meta.get("notes", ())))
+                   tuple(meta.get("notes", ())),
+                   None if meta.get("pose") is None else np.asarray(meta["pose"], np.float64),
+                   None if meta.get("frame_size") is None else tuple(meta["frame_size"]))
 
 
 # ------------------------------------------------------------------ plan and nominal values
@@ -239,6 +248,12 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     return TableModel(layout.id, px_per_mm, reference, protos, spreads, sizes, True, notes=tuple(notes))
 
 
+def _with_pose(model: TableModel, H: np.ndarray, size: tuple[int, int]) -> TableModel:
+    from dataclasses import replace
+
+    return replace(model, pose=np.asarray(H, np.float64), frame_size=size)
+
+
 def _sweep(cam: np.ndarray | None, at_mm: np.ndarray, height: float) -> float:
     from vision.geometry import parallax
 
@@ -264,3 +279,38 @@ def check_model(model: TableModel, layout: Layout) -> None:
     want = rectified_size(layout, model.px_per_mm)
     if (model.reference.shape[1], model.reference.shape[0]) != want:
         raise CalibrationError("table model's empty board does not match the layout's size")
+
+
+def model_from_photos(layout: Layout, empty: np.ndarray, pieces: np.ndarray | None = None,
+                      placed: Mapping[str, Piece] | None = None, *, empty_name: str = "empty-board photo",
+                      pieces_name: str = "pieces photo", px_per_mm: float = 1.0) -> TableModel:
+    """Register each photo by its corner markers and enrol. Raises ``NotRegistered`` naming the
+    photo whose markers were not found."""
+    import cv2 as _cv2
+
+    from vision.errors import NotRegistered
+    from vision.registration import Registrar
+
+    def register(img: np.ndarray, name: str) -> np.ndarray:
+        reg = Registrar(layout).detect(_cv2.cvtColor(img, _cv2.COLOR_BGR2GRAY))
+        if not reg.usable:
+            raise NotRegistered(f"{name}: {reg.message.en} / {reg.message.zh}")
+        return reg.homography
+
+    H0 = register(empty, empty_name)
+    if pieces is None or not placed:
+        model = enrol(layout, empty, H0, px_per_mm=px_per_mm)
+    else:
+        model = enrol(layout, empty, H0, pieces, register(pieces, pieces_name), placed, px_per_mm)
+    return _with_pose(model, H0, (empty.shape[1], empty.shape[0]))
+
+
+def placed_from_board(board: "Board") -> dict[str, Piece]:
+    """An enrolment photo's truth (one piece per space) as space -> piece."""
+    out: dict[str, Piece] = {}
+    for sid, counts in board.as_dict().items():
+        items = [p for p, n in counts.items() for _ in range(n)]
+        if len(items) != 1:
+            raise CalibrationError(f"enrolment space {sid} holds {len(items)} pieces; put exactly one piece on each")
+        out[sid] = items[0]
+    return out

@@ -23,3 +23,8 @@ class NotRegistered(VisionError, ValueError):
 
 class CalibrationError(VisionError, ValueError):
     """A colour calibration that cannot be built or read."""
+
+
+class FrameSetError(VisionError, ValueError):
+    """A folder of frames with truth (``tableref vision eval``) that cannot be used; the message
+    names the file."""

@@ -23,7 +23,8 @@ from vision.enrolment import TableModel, camera_centre, check_model, nominal_mod
 from vision.foreground import Foreground, LightNormaliser
 from vision.layout import Layout
 from vision.occlusion import OcclusionFinder
-from vision.registration import Registrar
+from vision.pose_refine import PoseRefiner, print_registration
+from vision.registration import Registrar, Registration, RegistrationStatus
 from vision.structure import PrintWatcher
 
 SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belongs to it
@@ -63,8 +64,11 @@ class TableReader:
         self._owner_colours = [model.colours[o].mean(axis=0) for o in self.colours.owners]
         self._last: Detection | None = None
         self._maps: tuple | None = None
+        self._pose: np.ndarray | None = None  # the last homography that read the board
+        self.refiner = PoseRefiner(model.reference, self.s)
 
     def reset(self) -> None:
+        self._pose = None
         self.registrar.reset()
         self.change.reset()
         self._last = None
@@ -97,6 +101,19 @@ class TableReader:
         return lab
 
     # ------------------------------------------------------------------ per frame
+    def _register_by_print(self, gray: np.ndarray, reg: Registration) -> Registration:
+        """Too few markers: the last good pose (or the enrolment photo's), refined on the print."""
+        size = (gray.shape[1], gray.shape[0])
+        H0 = self._pose if self._pose is not None else (
+            self.model.pose if self.model.pose is not None and tuple(self.model.frame_size or ()) == size else None)
+        if H0 is None or reg.status == RegistrationStatus.TOO_OBLIQUE:
+            return reg
+        got = self.refiner.refine(gray, H0)
+        if got is None:
+            return reg
+        self._pose = got[0]
+        return print_registration(got[0], reg.missing, reg.found, size)
+
     def _rectify(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
         if self._maps is None or self._maps[0] is not H or self._maps[1] != frame.shape:
             h, w = self.model.reference.shape[:2]
@@ -114,6 +131,10 @@ class TableReader:
             raise ValueError("a frame must be a BGR image")
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         reg = self.registrar.update(gray)
+        if not reg.usable:
+            reg = self._register_by_print(gray, reg)
+        else:
+            self._pose = reg.homography
         t_reg = time.perf_counter()
         if not reg.usable:
             self._last = None

@@ -67,6 +67,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--out", required=True, help="calibration file to write (.npz)")
     c.set_defaults(func=cmd_calibrate)
 
+    e = vsub.add_parser("eval", help="score the reader on a folder of frames with truth",
+                        description="Reads every frame of a set (frames/<stem>.jpg with truth/<stem>.json, "
+                                    "docs/vision-eval.md) with a fresh reader and prints per-space and whole-board "
+                                    "accuracy, occlusion handling, registration failures, the most frequent errors "
+                                    "and the reader's time per frame. Exit 0 after a completed evaluation, whatever "
+                                    "the scores; 2 with one line on bad input.")
+    e.add_argument("--board", required=True, help="board id or layout JSON file")
+    e.add_argument("--set", required=True, dest="set_dir", metavar="DIR", help="the set's folder")
+    e.add_argument("--calibration", help="one calibration (.npz) for every frame; default: per table from "
+                                         "tables/<table>/empty.jpg (+ enrol.jpg), else the default calibration")
+    e.add_argument("--mode", choices=("colour", "marker"), default="colour")
+    e.add_argument("--tags", help="marker mode: tag map JSON; default: the demo set")
+    e.add_argument("--json", action="store_true", help="print the metrics as JSON (no progress)")
+    e.add_argument("--limit", type=int, help="read only the first N frames (by name)")
+    e.add_argument("--reader", choices=("table", "legacy"), default="table",
+                   help="colour mode: table = the reader that learns the table (default); legacy = the former BoardReader")
+    e.add_argument("--dump", metavar="DIR", help="write each wrong frame with its wrong spaces outlined here")
+    e.set_defaults(func=cmd_eval)
+
+    rs = vsub.add_parser("render-set", help="write a frame set (docs/vision-eval.md) from the project's renderer",
+                         description="Renders N frames with truth, plus per table an empty-board photo and an "
+                                     "enrolment photo, in the set format that 'vision eval' reads. Conditions: "
+                                     "tilt 0-35 deg, any yaw, roll +-4 deg, FOV 50-75 deg, board filling 50-95%% of "
+                                     "1280x720, blur 0-2 px, noise 0-12, gain 0.6-1.3 with vignetting, colour cast "
+                                     "+-15%%, JPEG 40-95, hands in a share of the frames.")
+    rs.add_argument("--board", required=True, help="board id or layout JSON file")
+    rs.add_argument("--out", required=True, help="folder to create (must not exist or be empty)")
+    rs.add_argument("--frames", required=True, type=int, help="number of frames")
+    rs.add_argument("--seed", type=int, default=0)
+    rs.add_argument("--hands", type=float, default=0.3, help="share of frames with a hand over the board")
+    rs.add_argument("--tables", type=int, default=1, help="number of tables (camera poses and lamps)")
+    rs.set_defaults(func=cmd_render_set)
+
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
@@ -196,28 +229,146 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import PX_PER_MM, calibrate, rectify
-    from vision.errors import NotRegistered
     from vision.layout import load_layout
-    from vision.registration import Registrar
+    from vision.photo_calibration import calibration_from_photos
 
     layout = load_layout(args.board)
     empty = _read_image(args.empty)
-    reg = Registrar(layout).detect(empty)
-    if not reg.usable:
-        raise NotRegistered(f"empty-board photo: {reg.message.en} / {reg.message.zh}")
-    empty_r = rectify(empty, reg.homography, layout, PX_PER_MM)
-    samples_r = board = None
+    samples = board = None
     if args.samples:
         if not args.pieces:
             raise SystemExit("tableref: --samples needs --pieces")
-        img = _read_image(args.samples)
-        reg2 = Registrar(layout).detect(img)
-        if not reg2.usable:
-            raise NotRegistered(f"samples photo: {reg2.message.en} / {reg2.message.zh}")
-        samples_r = rectify(img, reg2.homography, layout, PX_PER_MM)
+        samples = _read_image(args.samples)
         board = _load_board(args.pieces)
-    cal = calibrate(layout, empty_r, PX_PER_MM, samples_r, board)
+    cal = calibration_from_photos(layout, empty, samples, board)
     cal.save(args.out)
     print(json.dumps({"calibration": args.out, "layout": layout.id, "notes": list(cal.notes)}, ensure_ascii=False))
+    return 0
+
+
+def _progress_printer(label: str):
+    """Progress on stderr: one updating line on a terminal, else about 20 lines in all."""
+    tty = sys.stderr.isatty()
+
+    def show(i: int, n: int, text: str) -> None:
+        if tty:
+            sys.stderr.write(f"\r{label} {i}/{n} {text}\x1b[K" + ("\n" if i == n else ""))
+        elif i == n or i == 1 or i % max(1, n // 20) == 0:
+            sys.stderr.write(f"{label} {i}/{n} {text}\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.errors import FrameSetError
+    from vision.evaluate import evaluate_set, failure_image, load_set, make_reader_factory, summarise
+    from vision.layout import load_layout
+
+    if args.limit is not None and args.limit < 1:
+        raise FrameSetError("--limit must be at least 1")
+    layout = load_layout(args.board)
+    warnings: list[str] = []
+
+    def warn(msg: str) -> None:
+        if msg not in warnings:
+            warnings.append(msg)
+            if not args.json:
+                print(f"tableref: warning: {msg}", file=sys.stderr)
+
+    fs = load_set(args.set_dir, layout)
+    for w in fs.warnings:
+        warn(w)
+    tags = _tag_map(args.tags, layout) if args.mode == "marker" else None
+    reader_for = make_reader_factory(layout, fs.root, args.calibration, args.mode, tags, warn=warn, reader=args.reader)
+    dump = Path(args.dump) if args.dump else None
+    if dump:
+        dump.mkdir(parents=True, exist_ok=True)
+
+    def on_frame(frame, image, det, res) -> None:
+        if dump and res.score.failed:
+            if not cv2.imwrite(str(dump / f"{frame.stem}.jpg"), failure_image(image, det, res, layout)):
+                raise FrameSetError(f"cannot write {dump / (frame.stem + '.jpg')}")
+            (dump / f"{frame.stem}.json").write_text(json.dumps(res.to_json(), indent=1) + "\n", "utf-8")
+
+    show = None if args.json else _progress_printer("frame")
+    progress = (lambda i, n, res, acc: show(i, n, f"{res.stem}: per-space so far {100 * acc:.2f}%")) if show else None
+    results, skipped = evaluate_set(fs, reader_for, layout.space_ids, limit=args.limit, progress=progress,
+                                    on_frame=on_frame, warn=warn)
+    if not results:
+        raise FrameSetError(f"{fs.root}: no frame could be read")
+    summary = summarise(results)
+    tables = fs.tables
+    if args.calibration:
+        cal = args.calibration
+    elif tables:
+        cal = "per table from tables/<table>/empty.jpg (+ enrol.jpg): " + ", ".join(tables)
+    else:
+        cal = "default (none given)"
+    out = {"set": str(fs.root), "board": layout.id, "mode": args.mode, "calibration": cal,
+           "info": {k: v for k, v in fs.info.items() if k in ("board", "source", "split")},
+           "orphans_skipped": len(fs.orphans), "unreadable_skipped": len(skipped), **summary,
+           "warnings": warnings, "per_frame": [r.to_json() for r in results]}
+    if args.json:
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        _print_eval(out)
+    return 0
+
+
+def _pct(r: dict, unit: str = "") -> str:
+    unit = f" {unit}" if unit else ""
+    return f"{r['count']}/{r['of']}{unit} = {r['percent']:.2f}%" if r["of"] else f"{r['count']}/0{unit}"
+
+
+def _print_eval(m: dict) -> None:
+    info = m["info"]
+    about = ", ".join(f"{k} {info[k]}" for k in ("source", "split") if k in info)
+    print(f"set {m['set']}: {m['frames']} frames read, board {m['board']}, {m['mode']} mode" + (f" ({about})" if about else ""))
+    if m["orphans_skipped"] or m["unreadable_skipped"]:
+        print(f"skipped: {m['orphans_skipped']} without truth or frame, {m['unreadable_skipped']} unreadable")
+    print(f"calibration: {m['calibration']}")
+    print(f"per-space accuracy: {_pct(m['per_space'], 'visible spaces')}")
+    wb = m["whole_board"]
+    print(f"whole-board accuracy: frames without a hand {_pct(wb['without_hand'])}; "
+          f"with a hand {_pct(wb['with_hand'])}")
+    rt = m["read_through_occlusion"]
+    print(f"readings through an occlusion: {rt['count']} of {rt['of']} occluded spaces"
+          + (f" = {rt['percent']:.2f}%" if rt["of"] else ""))
+    print(f"false occlusion flags: {_pct(m['false_occlusion_flags'], 'visible spaces')}")
+    print(f"frames not registered: {_pct(m['not_registered'], 'frames')}")
+    po = m["partly_occluded"]
+    if po["flagged"] or po["read"]:
+        print(f"partly occluded spaces: {po['flagged']} flagged (left out), {po['read']} read (scored)")
+    if m["confusion"]:
+        print(f"most frequent errors (truth -> read), {m['errors_total']} in all:")
+        for c in m["confusion"]:
+            print(f"  {c['truth']} \u2192 {c['read']} x{c['count']}")
+    else:
+        print("errors (truth -> read): none")
+    t = m["read_ms"]
+    print(f"reader time per frame: median {t['median']:.1f} ms, p90 {t['p90']:.1f} ms ({t['frames']} frames)")
+
+
+def cmd_render_set(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.layout import load_layout
+    from vision.render_set import render_set
+
+    if args.frames < 1 or args.tables < 1:
+        raise VisionError("--frames and --tables must be at least 1")
+    if not 0.0 <= args.hands <= 1.0:
+        raise VisionError("--hands must be between 0 and 1")
+    layout = load_layout(args.board)
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise VisionError(f"{out} already exists and is not an empty folder: choose a new one")
+    show = _progress_printer("rendered")
+    info = render_set(layout, out, args.frames, seed=args.seed, hands=args.hands, tables=args.tables,
+                      progress=lambda i, n, stem: show(i, n, stem))
+    hands = sum(1 for c in info["conditions"].values() if c["hand"])
+    print(f"{out}: {args.frames} frames ({hands} with a hand), {args.tables} table(s), board {layout.id}")
     return 0

@@ -1,0 +1,581 @@
+"""Scoring the board reader on a folder of camera frames with their truth (``tableref vision
+eval``; the set format and the metrics are described in docs/vision-eval.md).
+
+Pure logic, no printing: loading and validating a set (``load_set``), scoring one frame from its
+truth and the reader's space results (``score_frame``), reading a whole set (``evaluate_set``)
+and adding the frames up (``summarise``). Which reader reads a table's frames is decided by ONE
+function, ``make_reader_factory``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from scorer.core.types import Board, Piece
+from vision.errors import FrameSetError
+from vision.layout import Layout
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+RESERVED_KEYS = ("occluded", "partly_occluded", "table", "markers_covered")
+NONE = "(none)"  # the empty side of a missed or an extra piece in the confusion summary
+
+Warn = Callable[[str], None]
+
+
+# --------------------------------------------------------------------------------------------
+# the truth of one frame
+
+@dataclass(frozen=True)
+class FrameTruth:
+    """What is on the board in one frame. ``pieces``: space -> multiset (empty spaces absent)."""
+
+    pieces: Mapping[str, Counter]
+    occluded: frozenset[str] = frozenset()
+    partly_occluded: frozenset[str] = frozenset()
+    table: str | None = None
+    markers_covered: tuple = ()
+
+    @property
+    def hand(self) -> bool:
+        """A hand is over the board (something is occluded, even a little)."""
+        return bool(self.occluded or self.partly_occluded)
+
+    def content(self, space: str) -> Counter:
+        return Counter(self.pieces.get(space, Counter()))
+
+    def board(self) -> Board:
+        return Board.from_counts(self.pieces)
+
+
+def parse_token(token: Any, layout: Layout, where: str) -> Piece:
+    """``"<owner>:<kind>"`` -> Piece; the owner a player colour of the layout or ``neutral``."""
+    if not isinstance(token, str) or token.count(":") != 1:
+        raise FrameSetError(f"{where}: bad piece {token!r} (expected \"<owner>:<kind>\", e.g. \"red:house\")")
+    owner, kind = (t.strip() for t in token.split(":"))
+    spec = layout.pieces.get(kind)
+    if spec is None:
+        raise FrameSetError(f"{where}: bad piece {token!r}: unknown kind {kind!r} "
+                            f"(layout {layout.id} has {', '.join(layout.pieces)})")
+    if spec.neutral and owner != "neutral":
+        raise FrameSetError(f"{where}: bad piece {token!r}: a {kind} is neutral (write \"neutral:{kind}\")")
+    if not spec.neutral and owner not in layout.players:
+        raise FrameSetError(f"{where}: bad piece {token!r}: unknown owner {owner!r} "
+                            f"(players: {', '.join(layout.players)})")
+    return Piece(owner, kind)
+
+
+def _space_list(value: Any, key: str, layout: Layout, where: str) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise FrameSetError(f"{where}: \"{key}\" must be a list of space ids")
+    unknown = [v for v in value if v not in layout.space_ids]
+    if unknown:
+        raise FrameSetError(f"{where}: unknown space id(s) in \"{key}\": {', '.join(map(repr, unknown[:5]))} "
+                            f"(not on board {layout.id})")
+    return frozenset(value)
+
+
+def parse_truth(data: Any, layout: Layout, where: str = "truth") -> FrameTruth:
+    """Validate a truth object (docs/vision-eval.md) against the layout."""
+    if not isinstance(data, dict):
+        raise FrameSetError(f"{where}: a truth file must hold a JSON object")
+    ids = set(layout.space_ids)
+    pieces: dict[str, Counter] = {}
+    for key, value in data.items():
+        if key in RESERVED_KEYS:
+            continue
+        if key not in ids:
+            raise FrameSetError(f"{where}: unknown space id {key!r} (not on board {layout.id})")
+        if not isinstance(value, list):
+            raise FrameSetError(f"{where}: space {key!r} must be a list of \"<owner>:<kind>\" strings")
+        c = Counter(parse_token(t, layout, f"{where} space {key}") for t in value)
+        if c:
+            pieces[key] = c
+    occ = _space_list(data.get("occluded", []), "occluded", layout, where)
+    partly = _space_list(data.get("partly_occluded", []), "partly_occluded", layout, where)
+    both = occ & partly
+    if both:
+        raise FrameSetError(f"{where}: space(s) both occluded and partly_occluded: {', '.join(sorted(both))}")
+    table = data.get("table")
+    if table is not None and (not isinstance(table, str) or not table or "/" in table or table in (".", "..")):
+        raise FrameSetError(f"{where}: \"table\" must be a table id (a folder name under tables/)")
+    covered = data.get("markers_covered", [])
+    if not isinstance(covered, list):
+        raise FrameSetError(f"{where}: \"markers_covered\" must be a list")
+    return FrameTruth(pieces, occ, partly, table, tuple(covered))
+
+
+def read_json_file(path: Path, what: str = "") -> Any:
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise FrameSetError(f"{path}: cannot read {what or 'file'} ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise FrameSetError(f"{path}: not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FrameSetError(f"{path}: invalid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+
+
+def load_truth(path: Path, layout: Layout) -> FrameTruth:
+    return parse_truth(read_json_file(path, "truth"), layout, str(path))
+
+
+def truth_to_json(board: Board, occluded: Iterable[str] = (), partly_occluded: Iterable[str] = (),
+                  table: str | None = None, markers_covered: Iterable[int] = ()) -> dict[str, Any]:
+    """A truth object in the set format (the inverse of ``parse_truth``)."""
+    out: dict[str, Any] = {}
+    for space in board.spaces():
+        out[str(space)] = [f"{p.owner}:{p.kind}" for p, n in sorted(board.pieces(space).items()) for _ in range(n)]
+    out["occluded"] = sorted(occluded)
+    if partly_occluded:
+        out["partly_occluded"] = sorted(partly_occluded)
+    if table is not None:
+        out["table"] = table
+    covered = sorted(markers_covered)
+    if covered:
+        out["markers_covered"] = covered
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# a set on disk
+
+@dataclass(frozen=True)
+class Frame:
+    stem: str
+    image: Path
+    truth: FrameTruth
+
+
+@dataclass(frozen=True)
+class FrameSet:
+    root: Path
+    info: Mapping[str, Any]  # set.json, or {}
+    frames: tuple[Frame, ...]
+    orphans: tuple[str, ...] = ()  # frames without truth and truth without frame (skipped)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        return tuple(sorted({f.truth.table for f in self.frames if f.truth.table}))
+
+
+def _image_in(folder: Path, stem: str) -> Path | None:
+    for suf in IMAGE_SUFFIXES:
+        for p in (folder / f"{stem}{suf}", folder / f"{stem}{suf.upper()}"):
+            if p.is_file():
+                return p
+    return None
+
+
+def load_set(root: str | Path, layout: Layout) -> FrameSet:
+    """Read and validate a set. Orphans (a frame without truth, a truth without frame) are
+    skipped with a warning; everything else that is wrong raises ``FrameSetError``."""
+    root = Path(root)
+    if not root.is_dir():
+        raise FrameSetError(f"{root}: no such folder")
+    info: dict[str, Any] = {}
+    if (root / "set.json").exists():
+        info = read_json_file(root / "set.json", "set description")
+        if not isinstance(info, dict):
+            raise FrameSetError(f"{root / 'set.json'}: must hold a JSON object")
+        board = info.get("board")
+        if board is not None and board != layout.id:
+            raise FrameSetError(f"{root / 'set.json'}: the set is for board {board!r}, not {layout.id!r}")
+    frames_dir, truth_dir = root / "frames", root / "truth"
+    for d in (frames_dir, truth_dir):
+        if not d.is_dir():
+            raise FrameSetError(f"{root}: no {d.name}/ folder (a set holds frames/<stem>.jpg and truth/<stem>.json)")
+    images: dict[str, Path] = {}
+    for p in sorted(frames_dir.iterdir()):
+        if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES:
+            if p.stem in images:
+                raise FrameSetError(f"{p}: two frames named {p.stem!r} ({images[p.stem].name} and {p.name})")
+            images[p.stem] = p
+    truths = {p.stem: p for p in sorted(truth_dir.iterdir()) if p.is_file() and p.suffix.lower() == ".json"}
+    orphans = [f"frame without truth, skipped: {images[s]}" for s in sorted(set(images) - set(truths))]
+    orphans += [f"truth without frame, skipped: {truths[s]}" for s in sorted(set(truths) - set(images))]
+    frames = tuple(Frame(s, images[s], load_truth(truths[s], layout)) for s in sorted(set(images) & set(truths)))
+    if not frames:
+        raise FrameSetError(f"{root}: no frame with truth (frames/<stem>.jpg with truth/<stem>.json)")
+    warnings: list[str] = list(orphans)
+    for t in sorted({f.truth.table for f in frames if f.truth.table}):
+        tdir = root / "tables" / t
+        if _image_in(tdir, "empty") is None:
+            warnings.append(f"{tdir}: no empty.jpg for table {t!r}")
+        enrol = _image_in(tdir, "enrol")
+        if enrol is not None:
+            if not (tdir / "enrol.json").is_file():
+                raise FrameSetError(f"{enrol}: enrolment photo without {tdir / 'enrol.json'}")
+            load_truth(tdir / "enrol.json", layout)
+    return FrameSet(root, info, frames, tuple(orphans), tuple(warnings))
+
+
+# --------------------------------------------------------------------------------------------
+# which reader reads a table's frames
+
+def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: str | None = None,
+                        mode: str = "colour", tags: Mapping[int, Piece] | None = None,
+                        warn: Warn | None = None, reader: str = "table") -> Callable[[str | None], Any]:
+    """``table id (or None) -> a new reader``. Colour mode reads with ``TableReader`` and the
+    table's model: ``calibration_path`` (a table model from ``tableref vision enrol``, or an older
+    colour calibration) for every frame, else enrolled from ``tables/<t>/empty.jpg`` and
+    ``enrol.jpg`` + ``enrol.json``, else the layout's nominal artwork with a warning. Marker mode,
+    and ``reader="legacy"``, use the former ``BoardReader`` (see ``_legacy_reader_factory``)."""
+    if mode != "colour" or reader == "legacy":
+        return _legacy_reader_factory(layout, set_dir, calibration_path, mode, tags, warn)
+    from vision.enrolment import TableModel, model_from_photos, placed_from_board
+    from vision.table_reader import TableReader
+
+    warn = warn or (lambda msg: None)
+    fixed = TableModel.load(calibration_path, layout) if calibration_path else None
+    cache: dict[str | None, Any] = {}
+
+    def model_for(table: str | None):
+        if fixed is not None:
+            return fixed
+        if table not in cache:
+            tdir = Path(set_dir) / "tables" / (table or "")
+            empty = _image_in(tdir, "empty") if table else None
+            if empty is None:
+                warn(f"no table model given{' for table ' + repr(table) if table else ''}: using the layout's "
+                     "nominal artwork and pieces; pass --calibration or add tables/<table>/empty.jpg")
+                cache[table] = None
+            else:
+                enrol = _image_in(tdir, "enrol")
+                placed = placed_from_board(load_truth(tdir / "enrol.json", layout).board()) if enrol is not None else None
+                cache[table] = model_from_photos(layout, read_image(empty), read_image(enrol) if enrol is not None else None,
+                                                 placed, empty_name=str(empty), pieces_name=str(enrol))
+        return cache[table]
+
+    def reader_for(table: str | None):
+        return TableReader(layout, model_for(table))
+
+    return reader_for
+
+
+def _legacy_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: str | None = None,
+                           mode: str = "colour", tags: Mapping[int, Piece] | None = None,
+                           warn: Warn | None = None) -> Callable[[str | None], Any]:
+    """``table id (or None) -> a new reader`` (a fresh reader state per call; the calibration is
+    built once per table). With ``calibration_path``: that calibration for every frame; else,
+    for a table with ``tables/<t>/empty.jpg``: calibrated from it (and from ``enrol.jpg`` with
+    ``enrol.json`` when present) as ``tableref vision calibrate`` does; else the default
+    calibration, with a warning."""
+    from vision.calibration import Calibration, default_calibration
+    from vision.photo_calibration import calibration_from_photos
+    from vision.reader import BoardReader
+
+    warn = warn or (lambda msg: None)
+    fixed = Calibration.load(calibration_path) if calibration_path else None
+    cache: dict[str | None, Any] = {}
+
+    def calibration_for(table: str | None):
+        if fixed is not None:
+            return fixed
+        if table not in cache:
+            tdir = Path(set_dir) / "tables" / (table or "")
+            empty = _image_in(tdir, "empty") if table else None
+            if empty is None:
+                warn(f"no calibration given{' for table ' + repr(table) if table else ''}: using the default "
+                     "calibration (the renderer's board artwork); pass --calibration or add tables/<table>/empty.jpg")
+                cache[table] = default_calibration(layout)
+            else:
+                enrol = _image_in(tdir, "enrol")
+                board = load_truth(tdir / "enrol.json", layout).board() if enrol is not None else None
+                cache[table] = calibration_from_photos(
+                    layout, read_image(empty), read_image(enrol) if enrol is not None else None, board,
+                    empty_name=str(empty), samples_name=str(enrol))
+        return cache[table]
+
+    def reader_for(table: str | None):
+        return BoardReader(layout, mode=mode, calibration=calibration_for(table), tag_map=tags)
+
+    return reader_for
+
+
+def read_image(path: Path) -> np.ndarray:
+    import cv2
+
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise FrameSetError(f"{path}: not an image OpenCV can decode")
+    return img
+
+
+# --------------------------------------------------------------------------------------------
+# scoring one frame
+
+def token(p: Piece) -> str:
+    return f"{p.owner}:{p.kind}"
+
+
+@dataclass(frozen=True)
+class WrongSpace:
+    space: str
+    truth: tuple[str, ...]  # tokens, one per piece
+    read: tuple[str, ...] | None  # None: flagged occluded (no reading)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"space": self.space, "truth": list(self.truth), "read": None if self.read is None else list(self.read)}
+
+
+@dataclass(frozen=True)
+class FrameScore:
+    registered: bool
+    hand: bool
+    right: int  # visible spaces read exactly right
+    scored: int  # visible spaces counted (partly occluded ones the reader flagged are left out)
+    wrong: tuple[WrongSpace, ...]  # visible spaces not right: misread, or flagged (incl. false flags)
+    false_flags: tuple[str, ...]  # visible, not partly occluded, flagged occluded (registered frames)
+    clear: int  # visible, not partly occluded spaces (registered frames; the false-flag denominator)
+    read_through: tuple[str, ...]  # truth-occluded spaces the reader did not flag (registered frames)
+    occluded: int  # truth-occluded spaces (registered frames)
+    partly_flagged: tuple[str, ...] = ()
+    partly_read: tuple[str, ...] = ()
+    confusions: Counter = field(default_factory=Counter)  # (truth token | NONE, read token | NONE) -> n
+
+    @property
+    def board_right(self) -> bool:
+        return self.registered and self.right == self.scored
+
+    @property
+    def failed(self) -> bool:
+        return not self.board_right or bool(self.read_through)
+
+
+def _tokens(c: Counter) -> tuple[str, ...]:
+    return tuple(token(p) for p, n in sorted(c.items()) for _ in range(n) if n > 0)
+
+
+def confusions(truth: Counter, read: Counter) -> Counter:
+    """Pair the pieces a space's truth has and its reading lacks with the pieces the reading has
+    and its truth lacks: same kind first (a colour error), then same owner (a kind error), then
+    any; the rest are missed (``-> (none)``) or extra (``(none) ->``) pieces."""
+    missing = list((truth - read).elements())
+    extra = list((read - truth).elements())
+    out: Counter = Counter()
+    for same in (lambda a, b: a.kind == b.kind, lambda a, b: a.owner == b.owner, lambda a, b: True):
+        for m in list(missing):
+            for e in extra:
+                if same(m, e):
+                    out[(token(m), token(e))] += 1
+                    missing.remove(m)
+                    extra.remove(e)
+                    break
+    for m in missing:
+        out[(token(m), NONE)] += 1
+    for e in extra:
+        out[(NONE, token(e))] += 1
+    return out
+
+
+def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[str],
+                registered: bool = True) -> FrameScore:
+    """Score one frame. ``spaces``: the reader's ``SpaceResult``s (``.space``, ``.pieces`` as
+    (Piece, count) pairs, ``.occluded``); a space without a result counts as flagged. In a frame
+    that was not registered every visible space is wrong (nothing was read)."""
+    results = {s.space: s for s in spaces}
+    visible = [s for s in space_ids if s not in truth.occluded]
+    if not registered:
+        wrong = tuple(WrongSpace(s, _tokens(truth.content(s)), None) for s in visible)
+        return FrameScore(False, truth.hand, 0, len(visible), wrong, (), 0, (), 0)
+    right = scored = clear = 0
+    wrong: list[WrongSpace] = []
+    false_flags: list[str] = []
+    partly_flagged: list[str] = []
+    partly_read: list[str] = []
+    conf: Counter = Counter()
+    for s in visible:
+        r = results.get(s)
+        flagged = r is None or bool(r.occluded)
+        partly = s in truth.partly_occluded
+        want = truth.content(s)
+        if partly:
+            (partly_flagged if flagged else partly_read).append(s)
+            if flagged:
+                continue
+        else:
+            clear += 1
+        scored += 1
+        if flagged:
+            false_flags.append(s)
+            wrong.append(WrongSpace(s, _tokens(want), None))
+            continue
+        got = Counter({p: n for p, n in r.pieces if n > 0})
+        if got == want:
+            right += 1
+        else:
+            wrong.append(WrongSpace(s, _tokens(want), _tokens(got)))
+            conf += confusions(want, got)
+    read_through = tuple(s for s in space_ids if s in truth.occluded
+                         and (results.get(s) is not None and not results[s].occluded))
+    return FrameScore(True, truth.hand, right, scored, tuple(wrong), tuple(false_flags), clear, read_through,
+                      len(truth.occluded), tuple(partly_flagged), tuple(partly_read), conf)
+
+
+# --------------------------------------------------------------------------------------------
+# a whole set
+
+@dataclass(frozen=True)
+class FrameResult:
+    stem: str
+    table: str | None
+    score: FrameScore
+    read_ms: float
+    status: str = "ok"  # the registration status
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.score
+        out: dict[str, Any] = {
+            "frame": self.stem, "table": self.table, "registered": s.registered, "registration": self.status,
+            "hand": s.hand, "spaces_right": s.right, "spaces_scored": s.scored, "board_right": s.board_right,
+            "read_ms": round(self.read_ms, 1),
+        }
+        if s.registered:
+            out["wrong"] = [w.to_json() for w in s.wrong if w.read is not None]
+            out["false_flags"] = list(s.false_flags)
+            out["read_through"] = list(s.read_through)
+            if s.partly_flagged or s.partly_read:
+                out["partly_occluded"] = {"flagged": list(s.partly_flagged), "read": list(s.partly_read)}
+        return out
+
+
+def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], space_ids: Sequence[str], *,
+                 limit: int | None = None, progress: Callable[[int, int, FrameResult, float], None] | None = None,
+                 on_frame: Callable[[Frame, np.ndarray, Any, FrameResult], None] | None = None,
+                 warn: Warn | None = None) -> tuple[list[FrameResult], list[str]]:
+    """Read every frame with a fresh reader for its table and score it. Returns the results and
+    the frames skipped (unreadable images, with a warning). ``progress(i, n, result, running
+    per-space accuracy)`` after each frame; ``on_frame(frame, image, detection, result)`` too."""
+    frames = frame_set.frames[:limit] if limit else frame_set.frames
+    results: list[FrameResult] = []
+    skipped: list[str] = []
+    right = scored = 0
+    for i, fr in enumerate(frames, 1):
+        try:
+            image = read_image(fr.image)
+        except FrameSetError as exc:
+            skipped.append(str(exc))
+            if warn:
+                warn(f"skipped: {exc}")
+            continue
+        reader = reader_for(fr.truth.table)
+        t0 = time.perf_counter()
+        det = reader.read(image, at=float(i))
+        ms = (time.perf_counter() - t0) * 1e3
+        reg = det.registration
+        score = score_frame(fr.truth, det.spaces, space_ids, bool(reg.usable))
+        res = FrameResult(fr.stem, fr.truth.table, score, ms, str(reg.status))
+        results.append(res)
+        right += score.right
+        scored += score.scored
+        if on_frame:
+            on_frame(fr, image, det, res)
+        if progress:
+            progress(i, len(frames), res, right / scored if scored else 1.0)
+    return results, skipped
+
+
+def _ratio(num: int, den: int) -> dict[str, Any]:
+    return {"count": num, "of": den, "percent": round(100.0 * num / den, 3) if den else None}
+
+
+def _percentile(values: Sequence[float], q: float) -> float | None:
+    return float(np.percentile(np.asarray(values, float), q)) if len(values) else None
+
+
+def summarise(results: Sequence[FrameResult], top: int = 10) -> dict[str, Any]:
+    """The metrics of docs/vision-eval.md, as a JSON-able dict."""
+    reg = [r.score for r in results if r.score.registered]
+    right = sum(r.score.right for r in results)
+    scored = sum(r.score.scored for r in results)
+    no_hand = [r.score for r in results if not r.score.hand]
+    hand = [r.score for r in results if r.score.hand]
+    conf: Counter = Counter()
+    for s in reg:
+        conf += s.confusions
+    times = [r.read_ms for r in results]
+    return {
+        "frames": len(results),
+        "per_space": _ratio(right, scored),
+        "whole_board": {
+            "without_hand": _ratio(sum(s.board_right for s in no_hand), len(no_hand)),
+            "with_hand": _ratio(sum(s.board_right for s in hand), len(hand)),
+        },
+        "read_through_occlusion": _ratio(sum(len(s.read_through) for s in reg), sum(s.occluded for s in reg)),
+        "false_occlusion_flags": _ratio(sum(len(s.false_flags) for s in reg), sum(s.clear for s in reg)),
+        "not_registered": _ratio(len(results) - len(reg), len(results)),
+        "partly_occluded": {"flagged": sum(len(s.partly_flagged) for s in reg),
+                            "read": sum(len(s.partly_read) for s in reg)},
+        "confusion": [{"truth": t, "read": r, "count": n}
+                      for (t, r), n in sorted(conf.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
+        "errors_total": sum(conf.values()),
+        "read_ms": {"median": _round(_percentile(times, 50)), "p90": _round(_percentile(times, 90)),
+                    "frames": len(times)},
+    }
+
+
+def _round(v: float | None, nd: int = 1) -> float | None:
+    return None if v is None or math.isnan(v) else round(v, nd)
+
+
+# --------------------------------------------------------------------------------------------
+# pictures of the failures
+
+WRONG_BGR = (40, 40, 235)
+FLAG_BGR = (0, 165, 255)
+THROUGH_BGR = (235, 40, 235)
+
+
+def failure_image(image: np.ndarray, detection: Any, result: FrameResult, layout: Layout) -> np.ndarray:
+    """The frame with the misread spaces outlined in red (with truth / reading), false occlusion
+    flags in orange and readings through an occlusion in magenta, through the detection's
+    homography (board mm -> image px)."""
+    import cv2
+
+    img = image.copy()
+    s = result.score
+    Hm = getattr(detection.registration, "homography", None)
+    lines = [f"{result.stem}: {s.right}/{s.scored} spaces right, registration {result.status}"]
+    if Hm is not None:
+        def outline(space_id: str, bgr, label: str | None = None) -> None:
+            sp = layout.space(space_id)
+            pts = cv2.perspectiveTransform(np.asarray(sp.polygon, np.float64).reshape(-1, 1, 2), Hm).reshape(-1, 2)
+            cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], True, bgr, 2, cv2.LINE_AA, 4)
+            if label:
+                c = cv2.perspectiveTransform(np.asarray([[sp.centre]], np.float64), Hm).reshape(2)
+                org = (int(c[0]) - 40, int(c[1]) + 4)
+                cv2.putText(img, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.38, (0, 0, 0), 3, cv2.LINE_AA)
+                cv2.putText(img, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.38, (255, 255, 255), 1, cv2.LINE_AA)
+
+        if s.registered:
+            for w in s.wrong:
+                if w.read is None:
+                    outline(w.space, FLAG_BGR)
+                else:
+                    outline(w.space, WRONG_BGR, f"{_short(w.truth)} > {_short(w.read)}")
+            for sid in s.read_through:
+                outline(sid, THROUGH_BGR)
+    lines.append("red: misread (truth > read)   orange: false occlusion flag   magenta: read through an occlusion")
+    cv2.rectangle(img, (0, 0), (img.shape[1], 12 + 20 * len(lines)), (0, 0, 0), -1)
+    for k, text in enumerate(lines):
+        cv2.putText(img, text, (10, 22 + 20 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 1, cv2.LINE_AA)
+    return img
+
+
+def _short(tokens: Sequence[str]) -> str:
+    if not tokens:
+        return "empty"
+    c = Counter(tokens)
+    return ",".join(f"{n}{t.split(':')[0][:3]}:{t.split(':')[1][:3]}" if n > 1 else f"{t.split(':')[0][:3]}:{t.split(':')[1][:3]}"
+                    for t, n in sorted(c.items()))
