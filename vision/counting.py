@@ -26,6 +26,8 @@ MAX_PER_KIND = 8
 FRAGMENT = 0.6  # of the smallest piece: a patch this small touching another colour's blob is part of it
 PIECE_COST = 0.06  # each extra piece must explain this much more of the log-area
 UNUSUAL_COST = 0.45  # a kind the space does not normally hold (layout "holds") must fit this much better
+UNUSUAL_WHOLE = 0.7  # ... and be at least this much of a whole piece (not a shadow or a fragment)
+NEUTRAL_SPECK = 4.0  # mm^2: a dark part smaller than this is noise
 NEUTRAL_ALONE = 0.35  # of a neutral piece's area, dark pixels on a space with nothing on top
 NEUTRAL_UNDER = 0.08  # ... and with a piece standing on it (its rim)
 
@@ -77,9 +79,13 @@ class Counter_:
             tallest = max((sz.height_mm for _, sz in self.kinds[owner]), default=0.0)
             for j in range(1, n):
                 a = stats[j, cv2.CC_STAT_AREA] / s2
-                if a < self.speck:
+                if owner == "neutral":
+                    # a neutral piece under another shows as a broken rim: its parts add up
+                    if a < NEUTRAL_SPECK:
+                        continue
+                elif a < self.speck:
                     continue
-                if mass is not None:
+                elif mass is not None:
                     a = mass.area(oi, lbl, j, stats[j]) / s2
                 cx, cy = cents[j] / self.s
                 # the blob's centre lies between the footprint and the displaced top
@@ -145,6 +151,11 @@ class Counter_:
         if best is None:
             return Counter(), 0.0
         out = Counter({p: c for c, (p, _) in zip(best[1], app) if c})
+        if all(u for c, u in zip(best[1], unusual) if c):
+            # only kinds this space does not normally hold: a whole piece, or nothing
+            one = min(a for (_, a), c in zip(app, best[1]) if c)
+            if total < UNUSUAL_WHOLE * one:
+                return Counter(), 1.0
         return out, max(0.0, 1.0 - best[0])
 
 

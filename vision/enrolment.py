@@ -207,7 +207,7 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
         grow = 12.0  # a tall piece seen obliquely leans out of its space
         cv2.circle(mask, (int(round(sp.centre[0] * px_per_mm)), int(round(sp.centre[1] * px_per_mm))),
                    int(round((sp.radius + grow) * px_per_mm)), 1, -1)
-        evidence = (maps.piece & (mask > 0)).astype(np.uint8)
+        evidence = (maps.seeds & (mask > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, lbl, stats, cents = cv2.connectedComponentsWithStats(evidence, connectivity=8)
         if n <= 1:

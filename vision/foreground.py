@@ -18,7 +18,9 @@ import numpy as np
 BLOCK = 8  # px of the rectified board per light-field cell
 FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
 # multiples of the frame's own noise scale (robust spread of the raw differences)
-PIECE_SIGMAS = 5.0  # chroma this far outside the reference's range: surely not the board
+PIECE_SIGMAS = 3.5  # chroma this far outside the reference's range: surely not the board (a seed) ...
+GROW_SIGMAS = 2.0  # ... and the pixels connected to a seed down to this (a dull, blurred piece's rim)
+STRICT_SIGMAS = 5.0  # for the hand test: only what is surely a piece colour counts as explained
 WEAK_SIGMAS = 2.5  # a little different: evidence of a hand, never read as a piece
 MIN_PIECE_CHROMA = 7.0  # Lab (a+b) floor: a flawless frame's noise is not zero-width
 MIN_WEAK_CHROMA = 4.0
@@ -55,7 +57,9 @@ class LightNormaliser:
 class ForegroundMaps:
     lab: np.ndarray  # the corrected frame, Lab float32
     chroma: np.ndarray  # Lab a+b distance outside the reference neighbourhood's range
-    piece: np.ndarray  # bool: surely not the board (chroma or dark)
+    piece: np.ndarray  # bool: maybe not the board (a low threshold; see ``grow_pieces``)
+    strict: np.ndarray  # bool: strong chroma or dark only (what the hand test weighs)
+    seeds: np.ndarray  # bool: surely not the board
     dark: np.ndarray  # bool: much darker than the board
     weak: np.ndarray  # bool: a little different (chroma or lightness)
     noise: float  # the frame's noise scale (Lab a+b), what the thresholds are multiples of
@@ -95,5 +99,28 @@ class Foreground:
         lnoise = float(np.median(np.abs(L - self.ref[..., 0])[::4, ::4])) * 1.5 + 0.5
         dl = self._outside(L, self.lo[0], self.hi[0])
         weak = (chroma > weak_t) | (dl > max(10.0, 4.0 * lnoise))
-        piece = (chroma > piece_t) | dark
-        return ForegroundMaps(lab, chroma, piece, dark, weak, noise)
+        strict = (chroma > STRICT_SIGMAS * noise) & (chroma > MIN_PIECE_CHROMA) | dark
+        grown = chroma > max(MIN_WEAK_CHROMA, GROW_SIGMAS * noise)
+        seeds = (chroma > piece_t) | dark
+        return ForegroundMaps(lab, chroma, grown | dark, strict, seeds, dark, weak, noise)
+
+
+def grow_pieces(labels: np.ndarray, maps: ForegroundMaps, n_owners: int, neutral: int | None) -> np.ndarray:
+    """Hysteresis per colour: a pixel of a colour (at the low threshold) stays only when it is
+    connected to a sure pixel of the same colour: strong chroma for a player's colour, very dark
+    for a neutral (black) piece. A dull, blurred piece keeps its whole body; a shadow, a shaded
+    wall or a highlight beside a piece, classified as another colour, goes."""
+    out = np.full(labels.shape, -2, np.int16)
+    chroma_seeds = maps.seeds & ~maps.dark
+    for oi in range(n_owners):
+        m = (labels == oi).astype(np.uint8)
+        if not m.any():
+            continue
+        seeds = maps.dark if oi == neutral else chroma_seeds
+        n, lbl = cv2.connectedComponents(m, connectivity=8)
+        keep = np.zeros(n, bool)
+        keep[np.unique(lbl[seeds & (m > 0)])] = True
+        keep[0] = False
+        out[keep[lbl]] = oi
+    out[(labels == -1) & maps.seeds] = -1
+    return out

@@ -22,8 +22,10 @@ EDGE_MM = 12.0  # an arm crosses the board's edge
 EDGE_HAND_PIECES = 1.0  # area, in biggest-piece footprints, of a foreground region reaching the edge
 CLOSE_MM = 2.5  # gaps this wide inside a region are closed (an arm's colour breaks up over the print)
 INNER_HAND_PIECES = 3.0  # ... of an unexplained region anywhere (a hand held over the middle)
-SLEEVE_PIECES = 12.0  # a region of one piece colour this big is no heap of pieces: a sleeve
-MARGIN_MM = 8.0  # spaces this close to a hand are occluded too (fingers, blur)
+SLEEVE_PIECES = 12.0  # a foreground region (all colours, gaps closed) this big is no set of pieces
+ONE_COLOUR_PIECES = 4.0  # a blob of ONE piece colour this big is no heap of pieces (six touching
+                         # emissaries are ~1.6 houses): a sleeve, or a palm whose skin looks red
+MARGIN_MM = 5.0  # spaces this close to a hand are occluded too (fingers, blur)
 PIECE_REACH_MM = 10.0  # print lost this close to a piece: the piece (or its shadow) hides it
 FINGERS_MM = 15.0  # weak or unexplained evidence this close to a hand is part of it (thin, pale fingers)
 
@@ -79,13 +81,35 @@ class OcclusionFinder:
             is_hand[0] = False
             if is_hand.any():
                 hand = is_hand[lbl]
+        big = self._big_one_colour(labels)
+        hand |= big
         if not hand.any():
             return Occlusion(hand, frozenset())
         reach = cv2.dilate(hand.astype(np.uint8), self.finger_kernel) > 0
         hand |= reach & ((unexplained > 0) | maps.weak)
+        # blobs of piece colour touching the hand that are bigger than any one piece: the palm or
+        # fingers (skin can look like a piece colour), not a piece the hand is about to take
+        near = (cv2.dilate(hand.astype(np.uint8), self.halo_kernel) > 0) & (known > 0)
+        if near.any():
+            n, lbl, stats, _ = cv2.connectedComponentsWithStats(known, connectivity=8)
+            touching = np.unique(lbl[near])
+            bigger = touching[(touching > 0) & (stats[touching, cv2.CC_STAT_AREA] > 1.5 * self.piece_px)]
+            if bigger.size:
+                hand |= np.isin(lbl, bigger)
         grown = cv2.dilate(hand.astype(np.uint8), self.margin_kernel)
         hit = set()
         for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks):
             if (grown[y0:y1, x0:x1] & m).any():
                 hit.add(i)
         return Occlusion(grown > 0, frozenset(hit))
+
+    def _big_one_colour(self, labels: np.ndarray) -> np.ndarray:
+        out = np.zeros(labels.shape, bool)
+        for oi in np.unique(labels[labels >= 0]):
+            m = (labels == oi).astype(np.uint8)
+            n, lbl, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+            big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > ONE_COLOUR_PIECES * self.piece_px)
+            big = big[big > 0]
+            if big.size:
+                out |= np.isin(lbl, big)
+        return out

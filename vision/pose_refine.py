@@ -18,7 +18,7 @@ from vision.registration import Registration, RegistrationStatus
 
 PATCH_MM = 80.0
 GRID = (5, 4)
-MIN_RESPONSE = 0.08  # phase-correlation peak of a patch whose print was found
+MIN_RESPONSE = 0.06  # phase-correlation peak of a patch whose print was found
 MIN_AGREEING = 8  # patches that agree with the fitted homography (of 20)
 RANSAC_MM = 2.0
 MAX_SHIFT_MM = 25.0  # farther than this, the camera was moved, not bumped: register by markers
@@ -40,6 +40,7 @@ class PoseRefiner:
         ys = np.linspace(p / 2, h - p / 2, GRID[1])
         self.centres = [(float(x), float(y)) for y in ys for x in xs]
         self.S = np.diag([px_per_mm, px_per_mm, 1.0])
+        self.board_window = cv2.createHanningWindow((w, h), cv2.CV_32F)
 
     @staticmethod
     def _prep(g: np.ndarray) -> np.ndarray:
@@ -47,7 +48,23 @@ class PoseRefiner:
         return g - cv2.GaussianBlur(g, (0, 0), 10.0)
 
     def refine(self, gray: np.ndarray, H0: np.ndarray) -> tuple[np.ndarray, int] | None:
-        """Refined board mm -> image homography and how many patches agree, or None."""
+        """Refined board mm -> image homography and how many patches agree, or None: first the
+        whole board's shift (a bumped camera moves everything), then patches, twice."""
+        rect = self._prep(cv2.warpPerspective(gray, H0 @ np.linalg.inv(self.S), self.size,
+                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP))
+        (dx, dy), response = cv2.phaseCorrelate(self.template, rect, self.board_window)
+        if response >= MIN_RESPONSE / 2:
+            H0 = H0 @ np.linalg.inv(self.S) @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]]) @ self.S
+        best = None
+        for _ in range(2):
+            got = self._patches(gray, H0)
+            if got is None:
+                break
+            best = got
+            H0 = got[0]
+        return best
+
+    def _patches(self, gray: np.ndarray, H0: np.ndarray) -> tuple[np.ndarray, int] | None:
         rect = self._prep(cv2.warpPerspective(gray, H0 @ np.linalg.inv(self.S), self.size,
                                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP))
         src, dst = [], []

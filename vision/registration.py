@@ -21,6 +21,9 @@ from vision.layout import Layout
 from vision.markers import corner_detector
 
 
+UPSCALE_MAX_SIDE = 2000  # frames up to this size are searched again at 2x when markers are missing
+
+
 class RegistrationStatus(enum.StrEnum):
     OK = "ok"  # all four markers seen (now or at the last full detection)
     PARTIAL = "partial"  # some markers hidden; homography from the others or kept from before
@@ -102,6 +105,11 @@ class Registrar:
         self.detector = corner_detector(layout.dictionary)
         # for the second look at a missing marker, in a small crop: many threshold windows are cheap there
         self._retry = corner_detector(layout.dictionary)
+        self._upscaled = corner_detector(layout.dictionary)
+        up = self._upscaled.getDetectorParameters()
+        up.adaptiveThreshWinSizeMin, up.adaptiveThreshWinSizeMax, up.adaptiveThreshWinSizeStep = 5, 35, 10
+        up.minMarkerPerimeterRate = 0.02
+        self._upscaled.setDetectorParameters(up)
         rp = self._retry.getDetectorParameters()
         rp.adaptiveThreshWinSizeMin, rp.adaptiveThreshWinSizeMax, rp.adaptiveThreshWinSizeStep = 5, 45, 8
         rp.minMarkerPerimeterRate = 0.1
@@ -222,6 +230,16 @@ class Registrar:
                 i = int(i)
                 if i in wanted and i not in found:
                     found[i] = c.reshape(4, 2)
+        if len(found) < 3 and max(size) <= UPSCALE_MAX_SIDE:
+            # small markers (a board far from the camera, or its far corners seen at a slant):
+            # the whole frame again at twice the size, with the finer threshold windows
+            up = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+            corners, ids, _ = self._upscaled.detectMarkers(up)
+            if ids is not None:
+                for c, i in zip(corners, ids.ravel()):
+                    i = int(i)
+                    if i in wanted and i not in found:
+                        found[i] = (c.reshape(4, 2) / 2.0 - 0.25).astype(np.float32)
         if len(found) == 3:
             self._search_missing(gray, found, wanted)
         prev = self.current if self.current.usable and self.current.image_size == size else None

@@ -20,7 +20,7 @@ from vision.colour_classes import ColourClassifier
 from vision.counting import Counter_, MassMeter
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
-from vision.foreground import Foreground, LightNormaliser
+from vision.foreground import Foreground, LightNormaliser, grow_pieces
 from vision.layout import Layout
 from vision.occlusion import OcclusionFinder
 from vision.pose_refine import PoseRefiner, print_registration
@@ -151,9 +151,11 @@ class TableReader:
         corrected = self.light.correct(rect)
         t_rect = time.perf_counter()
         maps = self.fg.measure(corrected)
-        labels = self.colours.classify(maps.lab, maps.piece)
+        labels = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps, len(self.colours.owners),
+                             self.colours.neutral)
         t_cls = time.perf_counter()
-        occ = self.occlusion.find(maps, labels, self.print_watcher.lost(maps.lab[..., 0]))
+        strict_labels = self.colours.classify(maps.lab, maps.strict)
+        occ = self.occlusion.find(maps, strict_labels, self.print_watcher.lost(maps.lab[..., 0]))
         t_occ = time.perf_counter()
         cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
         mass = MassMeter(maps.lab, self.fg.ref, labels, self._owner_colours)
