@@ -113,31 +113,29 @@ def piece_types(layout: Layout) -> list[Piece]:
 
 
 def enrolment_plan(layout: Layout) -> dict[str, Piece]:
-    """Where the user puts one piece of each type for the enrolment photo: each on its own
-    space, spread over the board (so the light and the camera's angle vary between them), big
-    pieces on the largest-but-one spaces and small ones on the rest. Spaces far apart are
-    chosen so a leaning piece never touches a neighbour."""
-    types = piece_types(layout)
-    by_size = sorted(types, key=lambda p: -layout.pieces[p.kind].area)
-    spaces = sorted(layout.spaces, key=lambda s: (s.centre[1], s.centre[0]))
-    # farthest-point order: each next space as far as possible from those already taken
-    chosen: list = []
-    cands = list(spaces)
+    """Where the user puts one piece of each type for the enrolment photo: each alone on a space
+    of a kind that normally holds it (the layout's ``holds``: China's houses on house sites,
+    emissaries on dragon spaces), spread over the board so that the light and the camera's angle
+    vary between them and a leaning piece never touches another."""
+    types = sorted(piece_types(layout), key=lambda p: -layout.pieces[p.kind].area)
+    holders = {k: [sk for sk, kinds in layout.holds.items() if k in kinds] for k in layout.pieces}
     cx, cy = layout.size[0] / 2, layout.size[1] / 2
-    while len(chosen) < len(types) and cands:
-        if not chosen:
-            best = min(cands, key=lambda s: (s.centre[0] - cx) ** 2 + (s.centre[1] - cy) ** 2)
-        else:
-            best = max(cands, key=lambda s: min((s.centre[0] - c.centre[0]) ** 2 + (s.centre[1] - c.centre[1]) ** 2
-                                                 for c in chosen))
-        chosen.append(best)
-        cands.remove(best)
-    if len(chosen) < len(types):
-        raise CalibrationError(f"the board has {len(layout.spaces)} spaces, enrolment needs {len(types)}")
-    # big pieces on the biggest of the chosen spaces
+    chosen: list = []
     plan: dict[str, Piece] = {}
-    for piece, sp in zip(by_size, sorted(chosen, key=lambda s: -s.area)):
-        plan[sp.id] = piece
+    for piece in types:
+        kinds = holders.get(piece.kind) or []
+        cands = [sp for sp in layout.spaces if sp not in chosen and (not kinds or sp.kind in kinds)]
+        if not cands:
+            cands = [sp for sp in layout.spaces if sp not in chosen]
+        if not cands:
+            raise CalibrationError(f"the board has {len(layout.spaces)} spaces, enrolment needs {len(types)}")
+        if not chosen:
+            best = min(cands, key=lambda sp: ((sp.centre[0] - cx) ** 2 + (sp.centre[1] - cy) ** 2, sp.id))
+        else:
+            best = max(cands, key=lambda sp: (min((sp.centre[0] - c.centre[0]) ** 2 + (sp.centre[1] - c.centre[1]) ** 2
+                                                  for c in chosen), sp.id))
+        chosen.append(best)
+        plan[best.id] = piece
     return plan
 
 

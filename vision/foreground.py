@@ -62,6 +62,7 @@ class ForegroundMaps:
     seeds: np.ndarray  # bool: surely not the board
     dark: np.ndarray  # bool: much darker than the board
     weak: np.ndarray  # bool: a little different (chroma or lightness)
+    weak_chroma: np.ndarray  # bool: a little different in colour (a shadow changes only lightness)
     noise: float  # the frame's noise scale (Lab a+b), what the thresholds are multiples of
 
 
@@ -98,11 +99,12 @@ class Foreground:
         dark = (L < DARK_RATIO * self.lo[0]) & (darker > DARK_MIN_DROP)
         lnoise = float(np.median(np.abs(L - self.ref[..., 0])[::4, ::4])) * 1.5 + 0.5
         dl = self._outside(L, self.lo[0], self.hi[0])
-        weak = (chroma > weak_t) | (dl > max(10.0, 4.0 * lnoise))
+        weak_chroma = chroma > weak_t
+        weak = weak_chroma | (dl > max(10.0, 4.0 * lnoise))
         strict = (chroma > STRICT_SIGMAS * noise) & (chroma > MIN_PIECE_CHROMA) | dark
         grown = chroma > max(MIN_WEAK_CHROMA, GROW_SIGMAS * noise)
         seeds = (chroma > piece_t) | dark
-        return ForegroundMaps(lab, chroma, grown | dark, strict, seeds, dark, weak, noise)
+        return ForegroundMaps(lab, chroma, grown | dark, strict, seeds, dark, weak, weak_chroma, noise)
 
 
 def grow_pieces(labels: np.ndarray, maps: ForegroundMaps, n_owners: int, neutral: int | None) -> np.ndarray:

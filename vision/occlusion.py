@@ -27,6 +27,8 @@ ONE_COLOUR_PIECES = 4.0  # a blob of ONE piece colour this big is no heap of pie
                          # emissaries are ~1.6 houses): a sleeve, or a palm whose skin looks red
 MARGIN_MM = 5.0  # spaces this close to a hand are occluded too (fingers, blur)
 PIECE_REACH_MM = 10.0  # print lost this close to a piece: the piece (or its shadow) hides it
+GROW_ROUNDS = 4
+GROW_INTO_PIECES = 1.2  # a blob of piece colour touching the hand and bigger than this many pieces is skin
 FINGERS_MM = 15.0  # weak or unexplained evidence this close to a hand is part of it (thin, pale fingers)
 
 
@@ -85,17 +87,23 @@ class OcclusionFinder:
         hand |= big
         if not hand.any():
             return Occlusion(hand, frozenset())
-        reach = cv2.dilate(hand.astype(np.uint8), self.finger_kernel) > 0
-        hand |= reach & ((unexplained > 0) | maps.weak)
-        # blobs of piece colour touching the hand that are bigger than any one piece: the palm or
-        # fingers (skin can look like a piece colour), not a piece the hand is about to take
-        near = (cv2.dilate(hand.astype(np.uint8), self.halo_kernel) > 0) & (known > 0)
-        if near.any():
-            n, lbl, stats, _ = cv2.connectedComponentsWithStats(known, connectivity=8)
-            touching = np.unique(lbl[near])
-            bigger = touching[(touching > 0) & (stats[touching, cv2.CC_STAT_AREA] > 1.5 * self.piece_px)]
-            if bigger.size:
-                hand |= np.isin(lbl, bigger)
+        # the hand grows into what lies within a finger's reach, a few times over (a wrist or a
+        # cuff can break the evidence between arm and palm): weak or unexplained evidence, and
+        # blobs of piece colour bigger than any one piece (skin can look like a piece colour)
+        lbl, areas = _colour_components(labels)
+        too_big = areas > GROW_INTO_PIECES * self.piece_px
+        too_big[0] = False
+        loose = (unexplained > 0) | maps.weak_chroma
+        for _ in range(GROW_ROUNDS):
+            reach = cv2.dilate(hand.astype(np.uint8), self.finger_kernel) > 0
+            grown_hand = hand | (reach & loose)
+            touching = np.unique(lbl[reach & (known > 0)])
+            big = touching[too_big[touching]]
+            if big.size:
+                grown_hand |= np.isin(lbl, big)
+            if grown_hand.sum() == hand.sum():
+                break
+            hand = grown_hand
         grown = cv2.dilate(hand.astype(np.uint8), self.margin_kernel)
         hit = set()
         for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks):
@@ -113,3 +121,17 @@ class OcclusionFinder:
             if big.size:
                 out |= np.isin(lbl, big)
         return out
+
+
+def _colour_components(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Connected blobs of each colour separately (touching pieces of two colours stay two), as
+    one label image (0: none) and the area of each label."""
+    out = np.zeros(labels.shape, np.int32)
+    areas = [0]
+    for oi in np.unique(labels[labels >= 0]):
+        n, lbl, stats, _ = cv2.connectedComponentsWithStats((labels == oi).astype(np.uint8), connectivity=8)
+        if n > 1:
+            m = lbl > 0
+            out[m] = lbl[m] + len(areas) - 1
+            areas.extend(stats[1:, cv2.CC_STAT_AREA].tolist())
+    return out, np.asarray(areas)

@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--mode", choices=("colour", "marker"), default="colour",
                    help="colour: by colour, size and shape (default); marker: by the tag on each piece")
     d.add_argument("--tags", help="marker mode: tag map JSON (tag id -> owner/kind); default: the demo set")
-    d.add_argument("--calibration", help="a table's colour calibration (.npz from 'vision calibrate')")
+    d.add_argument("--calibration", help="the table's model (.npz from 'vision enrol'; an older 'vision calibrate' "
+                                         "file works too)")
     d.add_argument("--fov", type=float, default=66.0, help="camera's horizontal field of view in degrees (parallax)")
     d.add_argument("--at", type=float, default=0.0, help="time stamp to put on the observation")
     d.add_argument("--snapshot", help="also write the rectified board with the spaces drawn to this PNG")
@@ -66,6 +67,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--pieces", help="board position JSON of the samples photo")
     c.add_argument("--out", required=True, help="calibration file to write (.npz)")
     c.set_defaults(func=cmd_calibrate)
+
+    en = vsub.add_parser("enrol", help="learn a table from two photos: the empty board, one piece of each type",
+                         description="Step 1: --plan prints where to put one piece of each type. Step 2: with a photo "
+                                     "of the EMPTY board (--empty) and a photo with those pieces on those spaces "
+                                     "(--pieces), learns how this camera sees this board and these pieces and writes "
+                                     "the table model (--out) that 'vision detect/eval --calibration' and the "
+                                     "[camera] model setting use. Without --pieces, the pieces' colours and sizes "
+                                     "stay the layout's nominal guesses (said in the output).")
+    en.add_argument("--board", required=True, help="board id or layout JSON file")
+    en.add_argument("--plan", action="store_true", help="print the enrolment plan (space -> piece) and stop")
+    en.add_argument("--empty", help="photo of the empty board")
+    en.add_argument("--pieces", help="photo with one piece of each type on the plan's spaces")
+    en.add_argument("--placed", help="truth JSON of the pieces photo (set format) when it does not follow the plan")
+    en.add_argument("--out", help="table model to write (.npz)")
+    en.set_defaults(func=cmd_enrol)
 
     e = vsub.add_parser("eval", help="score the reader on a folder of frames with truth",
                         description="Reads every frame of a set (frames/<stem>.jpg with truth/<stem>.json, "
@@ -145,9 +161,15 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
     layout = load_layout(args.board)
     image = _read_image(args.image)
-    cal = Calibration.load(args.calibration) if args.calibration else None
-    tags = _tag_map(args.tags, layout) if args.mode == "marker" else None
-    reader = BoardReader(layout, mode=args.mode, calibration=cal, tag_map=tags, fov_deg=args.fov)
+    if args.mode == "colour":
+        from vision.enrolment import TableModel
+        from vision.table_reader import TableReader
+
+        model = TableModel.load(args.calibration, layout) if args.calibration else None
+        reader = TableReader(layout, model)
+    else:
+        cal = Calibration.load(args.calibration) if args.calibration else None
+        reader = BoardReader(layout, mode=args.mode, calibration=cal, tag_map=_tag_map(args.tags, layout), fov_deg=args.fov)
     det = reader.read(image, at=args.at)
     reg = det.registration
     if not reg.usable:
@@ -158,6 +180,40 @@ def cmd_detect(args: argparse.Namespace) -> int:
     out["provisional_layout"] = layout.provisional
     if args.snapshot:
         Path(args.snapshot).write_bytes(rectified_snapshot_png(image, reg, layout, occluded=det.occluded))
+    json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+def cmd_enrol(args: argparse.Namespace) -> int:
+    from vision.enrolment import enrolment_plan, model_from_photos, placed_from_board
+    from vision.layout import load_layout
+
+    layout = load_layout(args.board)
+    plan = enrolment_plan(layout)
+    if args.plan:
+        json.dump({"board": layout.id, "plan": {sid: f"{p.owner}:{p.kind}" for sid, p in plan.items()}},
+                  sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    if not args.empty or not args.out:
+        print("tableref: vision enrol needs --empty and --out (or --plan)", file=sys.stderr)
+        return 2
+    placed = None
+    if args.placed:
+        from vision.evaluate import load_truth
+
+        placed = placed_from_board(load_truth(Path(args.placed), layout).board())
+    elif args.pieces:
+        placed = plan
+    print("enrol: reading the photos ...", file=sys.stderr)
+    model = model_from_photos(layout, _read_image(args.empty), _read_image(args.pieces) if args.pieces else None,
+                              placed, empty_name=args.empty, pieces_name=args.pieces or "")
+    model.save(args.out)
+    print(f"enrol: wrote {args.out}", file=sys.stderr)
+    out = {"model": args.out, "board": layout.id, "enrolled": model.enrolled, "notes": list(model.notes),
+           "sizes_mm2": {f"{p.owner}:{p.kind}": round(sz.area_mm2, 1) for p, sz in model.sizes.items()},
+           "colours_lab": {o: [[round(float(v), 1) for v in c] for c in cs] for o, cs in model.colours.items()}}
     json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
     sys.stdout.write("\n")
     return 0
