@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.blobs import components
+
 from scorer.core.types import Piece
 from vision.enrolment import PieceSize, TableModel, apparent_area
 from vision.geometry import parallax
@@ -75,7 +77,7 @@ class Counter_:
             m = ((labels == oi) & ~hand).astype(np.uint8)
             if not m.any():
                 continue
-            n, lbl, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
+            n, lbl, stats, cents = components(m)
             tallest = max((sz.height_mm for _, sz in self.kinds[owner]), default=0.0)
             for j in range(1, n):
                 a = stats[j, cv2.CC_STAT_AREA] / s2
@@ -171,7 +173,7 @@ def absorb_fragments(labels: np.ndarray, n_owners: int, max_px: float, keep: int
         m = (labels == oi).astype(np.uint8)
         if not m.any():
             continue
-        n, lbl, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        n, lbl, stats, _ = components(m)
         for j in range(1, n):
             if stats[j, cv2.CC_STAT_AREA] > max_px:
                 continue

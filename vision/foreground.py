@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.blobs import components
+
 BLOCK = 8  # px of the rectified board per light-field cell
 FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
 # multiples of the frame's own noise scale (robust spread of the raw differences)
@@ -119,7 +121,7 @@ def grow_pieces(labels: np.ndarray, maps: ForegroundMaps, n_owners: int, neutral
         if not m.any():
             continue
         seeds = maps.dark if oi == neutral else chroma_seeds
-        n, lbl = cv2.connectedComponents(m, connectivity=8)
+        n, lbl, _, _ = components(m)
         keep = np.zeros(n, bool)
         keep[np.unique(lbl[seeds & (m > 0)])] = True
         keep[0] = False

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.blobs import components
+
 from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
 
@@ -115,7 +117,7 @@ class OcclusionFinder:
         out = np.zeros(labels.shape, bool)
         for oi in np.unique(labels[labels >= 0]):
             m = (labels == oi).astype(np.uint8)
-            n, lbl, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+            n, lbl, stats, _ = components(m)
             big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > ONE_COLOUR_PIECES * self.piece_px)
             big = big[big > 0]
             if big.size:
@@ -129,7 +131,7 @@ def _colour_components(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out = np.zeros(labels.shape, np.int32)
     areas = [0]
     for oi in np.unique(labels[labels >= 0]):
-        n, lbl, stats, _ = cv2.connectedComponentsWithStats((labels == oi).astype(np.uint8), connectivity=8)
+        n, lbl, stats, _ = components(labels == oi)
         if n > 1:
             m = lbl > 0
             out[m] = lbl[m] + len(areas) - 1

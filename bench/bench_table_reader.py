@@ -1,0 +1,137 @@
+"""The reader that learns the table (``vision.table_reader``): accuracy on every evaluation set
+side by side, and its speed on one core at 1280x720.
+
+    python -m bench table_reader                      # all sets found + speed
+    python -m bench table_reader -- --own-frames 60 --skip-speed
+
+Sets, each read through ``vision.evaluate`` exactly as ``tableref vision eval`` reads them:
+* ``own``: rendered now by the project's renderer (``tableref vision render-set``, seed 5, the
+  issue's ranges); the reader was developed on such frames;
+* ``photoreal tune``: the committed Blender set's tuning split (evalsets/photoreal-china-a/tune),
+  looked at while developing;
+* ``photoreal held-out``: the committed Blender set's held-out split, never used for tuning.
+
+Speed: one OpenCV thread, a fixed table; "unmoved" is the same board again with fresh sensor
+noise (the change test answers), "one piece moved" is one piece taken away, "full read" a new
+board. Machines here are shared: compare the three within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = (("photoreal tune", ROOT / "evalsets" / "photoreal-china-a" / "tune"),
+        ("photoreal held-out", ROOT / "evalsets" / "photoreal-china-a" / "heldout"))
+
+
+def _evaluate(name: str, root: Path, layout) -> dict | None:
+    from vision.evaluate import evaluate_set, load_set, make_reader_factory, summarise
+
+    if not (root / "frames").is_dir():
+        print(f"{name}: no set at {root}")
+        return None
+    fs = load_set(root, layout)
+    t0 = time.perf_counter()
+
+    def progress(i: int, n: int, result, acc: float) -> None:
+        if i % 20 == 0 or i == n:
+            print(f"  {name}: frame {i}/{n}, per space so far {acc:.2%}", file=sys.stderr, flush=True)
+
+    results, _ = evaluate_set(fs, make_reader_factory(layout, root), [s.id for s in layout.spaces], progress=progress)
+    m = summarise(results)
+    m["seconds"] = time.perf_counter() - t0
+    return m
+
+
+def _line(name: str, m: dict) -> str:
+    ps, wb = m["per_space"], m["whole_board"]
+    pct = lambda r: f"{r['percent']:6.2f}%" if r["of"] else "   n/a"
+    return (f"{name:20s} frames {m['frames']:4d}  per space {pct(ps)}  whole board (no hand) {pct(wb['without_hand'])}"
+            f"  read through a hand {m['read_through_occlusion']['count']:3d}/{m['read_through_occlusion']['of']:<4d}"
+            f"  false flags {pct(m['false_occlusion_flags'])}  not registered {m['not_registered']['count']}"
+            f"  ({m['seconds']:.0f} s)")
+
+
+def _speed(layout, rounds: int) -> None:
+    from scorer.core.types import Board
+    from vision.enrolment import enrolment_plan, model_from_photos
+    from vision.render import Conditions, random_board, render
+    from vision.table_reader import TableReader
+
+    cv2.setNumThreads(1)
+    cam = Conditions(size=(1280, 720), fov_deg=62.0, fill=0.86, tilt_deg=14.0, tilt_azimuth_deg=30.0,
+                     blur_sigma=0.6, noise_sigma=3.0, jpeg_quality=90, seed=11)
+    plan = enrolment_plan(layout)
+    empty = render(layout, Board.from_counts({}), cam).image
+    pieces = render(layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
+                    dataclasses.replace(cam, seed=12)).image
+    model = model_from_photos(layout, empty, pieces, plan)
+    rng = np.random.default_rng(3)
+    unmoved, moved, full = [], [], []
+    clean = dataclasses.replace(cam, noise_sigma=0.0, jpeg_quality=None)
+
+    def noisy(img: np.ndarray) -> np.ndarray:  # fresh sensor noise, sigma 3
+        return np.clip(img + rng.normal(0, 3.0, img.shape), 0, 255).astype(np.uint8)
+
+    for r in range(rounds):
+        board = random_board(layout, rng)
+        first = render(layout, board, dataclasses.replace(clean, seed=100 + r))
+        a, again = noisy(first.image), noisy(first.image)
+        # one piece taken away, everything else where it was
+        gone = first.truth.placements[int(rng.integers(len(first.truth.placements)))]
+        rest = [p for p in first.truth.placements if p is not gone]
+        b = noisy(render(layout, board.with_removed(gone.space, gone.piece), dataclasses.replace(clean, seed=100 + r),
+                         placements=rest).image)
+        reader = TableReader(layout, model)
+        t0 = time.perf_counter(); reader.read(a); full.append(time.perf_counter() - t0)
+        t0 = time.perf_counter(); d = reader.read(again); unmoved.append(time.perf_counter() - t0)
+        assert d.reused, "an unmoved board was read again"
+        t0 = time.perf_counter(); reader.read(b); moved.append(time.perf_counter() - t0)
+    ms = lambda v: f"median {1e3 * statistics.median(v):6.1f} ms  p90 {1e3 * float(np.percentile(v, 90)):6.1f} ms"
+    print(f"speed, one core, 1280x720, {rounds} boards:")
+    print(f"  unmoved board    {ms(unmoved)}")
+    print(f"  one piece moved  {ms(moved)}   (read in full: no partial read yet)")
+    print(f"  full read        {ms(full)}")
+
+
+def main(argv: list[str]) -> int:
+    from vision.layout import load_layout
+
+    ap = argparse.ArgumentParser(prog="python -m bench table_reader")
+    ap.add_argument("--own-frames", type=int, default=80)
+    ap.add_argument("--speed-rounds", type=int, default=20)
+    ap.add_argument("--skip-speed", action="store_true")
+    args = ap.parse_args(argv)
+    layout = load_layout("china-a")
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        own = Path(tmp) / "own"
+        from tableref.cli import main as cli
+
+        print(f"rendering {args.own_frames} frames with the project's renderer ...", file=sys.stderr, flush=True)
+        cli(["vision", "render-set", "--board", "china-a", "--out", str(own), "--frames", str(args.own_frames),
+             "--tables", "4", "--seed", "5"])
+        m = _evaluate("own renderer", own, layout)
+        if m:
+            lines.append(_line("own renderer", m))
+    for name, root in SETS:
+        m = _evaluate(name, root, layout)
+        if m:
+            lines.append(_line(name, m))
+    print("accuracy (colour mode, tableref vision eval's metrics):")
+    for ln in lines:
+        print("  " + ln)
+    if not args.skip_speed:
+        _speed(layout, args.speed_rounds)
+    return 0
