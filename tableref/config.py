@@ -10,6 +10,7 @@ See ``examples/table.toml`` for a complete, commented example and docs/runtime.m
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from scorer.referee.reconciler import ReconcilerSettings
 from tableref.mqtt import MqttError, MqttSettings, check_topic, table_id_from_name
 
 PIN_METHOD = "scrypt"
+DEFAULT_TABLE_MODEL = "table-model.npz"  # in the data folder: the camera enrolment's model
 
 _NUM = {"type": "number", "minimum": 0}
 _PIN = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 27}, {"const": False}],
@@ -91,6 +93,10 @@ SCHEMA: dict[str, Any] = {
                         "enabled": {"type": "boolean"},
                         "source": {"type": "string", "description": "picamera2, usb:N, synthetic, or a folder"},
                         "layout": {"type": "string"},
+                        "mode": {"enum": ["colour", "marker"], "description": "colour: the table model; marker: piece tags"},
+                        "model": {"type": "string", "minLength": 1,
+                                  "description": "table model (.npz from the dashboard's camera enrolment), relative to the data dir"},
+                        "tags": {"type": "string", "minLength": 1, "description": "marker mode: tag map JSON (default: the demo set)"},
                         "fps": {"type": "number", "exclusiveMinimum": 0, "maximum": 30},
                         "width": {"type": "integer", "minimum": 160},
                         "height": {"type": "integer", "minimum": 120},
@@ -177,6 +183,9 @@ class CameraConfig:
     fps: float = 4.0
     width: int = 960
     height: int = 720
+    mode: str = "colour"
+    model: str | None = None  # absolute path of the table model (colour mode), when configured
+    tags: str | None = None  # marker mode: tag map file
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +241,11 @@ class TableConfig:
     @property
     def store_path(self) -> str:
         return os.path.join(self.data_dir, self.store)
+
+    @property
+    def camera_model_path(self) -> str:
+        """Where the table model is read from (if it exists) and where the dashboard saves it."""
+        return self.camera.model or os.path.join(self.data_dir, DEFAULT_TABLE_MODEL)
 
     def check_pin(self, pin: str) -> bool:
         return self.pin_hash is not None and verify_pin(pin, self.pin_hash)
@@ -332,21 +346,33 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
         enabled=sb.get("enabled", bool(sb)), port=sb.get("port", "emulated"), baudrate=sb.get("baudrate", 115200),
         tags=rel(sb.get("tags")), antennas=rel(sb.get("antennas")),
     )
+    data_dir = rel(table.get("data_dir", "data")) or "data"
+    model = cam.get("model")
+    if model is not None:
+        model = model if os.path.isabs(model) else os.path.normpath(os.path.join(data_dir, model))
     camera = CameraConfig(
         enabled=cam.get("enabled", bool(cam)), source=cam.get("source", "synthetic"), layout=cam.get("layout"),
         fps=float(cam.get("fps", 4.0)), width=int(cam.get("width", 960)), height=int(cam.get("height", 720)),
+        mode=cam.get("mode", "colour"), model=model, tags=rel(cam.get("tags")),
     )
     if camera.source not in ("synthetic", "picamera2") and not camera.source.startswith("usb:"):
         src = rel(camera.source)
         if src is None or not os.path.isdir(src):
             raise ConfigError(f"{path}: [devices] camera.source: {camera.source!r} is not picamera2, usb:N, synthetic or a folder")
-        camera = CameraConfig(camera.enabled, src, camera.layout, camera.fps, camera.width, camera.height)
+        camera = dataclasses.replace(camera, source=src)
+    if camera.mode == "marker" and camera.model is not None:
+        raise ConfigError(f"{path}: [devices] camera.model: a table model is for colour mode, not mode = \"marker\"")
+    if camera.mode != "marker" and camera.tags is not None:
+        raise ConfigError(f"{path}: [devices] camera.tags: a tag map is for mode = \"marker\"")
+    if camera.enabled and camera.model is not None and not os.path.isfile(camera.model):
+        raise ConfigError(f"{path}: [devices] camera.model: file {camera.model} does not exist (it is relative to the data "
+                          "folder; enrol the table on the dashboard's camera enrolment page, or remove the key)")
     card_reader = CardReaderConfig(enabled=cr.get("enabled", bool(cr)), port=cr.get("port"), kind=cr.get("kind", "rdm6300"),
                                    cards=rel(cr.get("cards")))
     if card_reader.enabled and not card_reader.port:
         raise ConfigError(f"{path}: [devices] card_reader.port: a card reader needs a serial port")
     for name, file in (("sensor_board.tags", sensor_board.tags), ("sensor_board.antennas", sensor_board.antennas),
-                       ("card_reader.cards", card_reader.cards)):
+                       ("card_reader.cards", card_reader.cards), ("camera.tags", camera.tags)):
         if file is not None and not os.path.exists(file):
             raise ConfigError(f"{path}: [devices] {name}: file {file} does not exist")
 
@@ -385,7 +411,7 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
     return TableConfig(
         path=os.path.abspath(path) if os.path.exists(path) else path,
         name=table.get("name", "table"),
-        data_dir=rel(table.get("data_dir", "data")) or "data",
+        data_dir=data_dir,
         store=table.get("store", "table.sqlite"),
         game_id=game["id"],
         setup=setup,

@@ -48,6 +48,8 @@ def format_event(event: TableEvent, lang: str = "both") -> str | None:
     if event.type == ev.DEVICES:
         if "disagreement" in d:
             return f"[SENSORS] {_pick(d.get('description'), lang)}"
+        if "camera_enrolment" in d:
+            return f"[CAMERA] {_pick(d.get('description'), lang)}"
         if "source" not in d:
             return None
         state = "live" if d.get("live") else "DOWN"

@@ -141,7 +141,8 @@ class Demo:
 
     def close(self) -> None:
         self.runtime.stop()
-        self.table.emulator.close()
+        if self.table.emulator is not None:
+            self.table.emulator.close()
 
 
 # Antennas only under Wei and Lu: the camera alone covers the other provinces (and confirms these).
@@ -149,9 +150,11 @@ RFID_PROVINCES = ("wei", "lu")
 
 
 def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0.8, quiet_timeout: float = 4.0,
-               camera: bool | None = None, camera_fps: float = 4.0, players: tuple[str, ...] | None = None) -> Demo:
+               camera: bool | None = None, camera_fps: float = 4.0, players: tuple[str, ...] | None = None,
+               camera_only: bool = False) -> Demo:
     """The demo runtime with its emulated devices (not started). ``camera=None``: use the synthetic
-    camera when it is installed."""
+    camera when it is installed. ``camera_only``: no sensor board at all; the synthetic camera alone,
+    read by ``vision.table_reader.TableReader``, sees the board (enrol it first: ``enrol_camera``)."""
     from firmware_bridge.board import SensorBoard
     from firmware_bridge.emulator import EmulatedSensorBoard
     from firmware_bridge.link import ReconnectPolicy, SensorLink
@@ -170,6 +173,11 @@ def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0
     synthetic = None
     rfid_spaces = spaces
     use_camera = camera_available() if camera is None else camera
+    if camera_only and not camera_available():
+        raise DemoError("--camera-only needs the synthetic camera (hardware.camera and vision are not installed)")
+    if camera_only and camera is False:
+        raise DemoError("--camera-only and --no-camera contradict each other")
+    use_camera = use_camera or camera_only
     if use_camera:
         from hardware.camera import SyntheticCamera
         from vision.layout import load_layout
@@ -177,32 +185,88 @@ def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0
 
         layout = load_layout(board.id)
         synthetic = SyntheticCamera(layout, conditions=Conditions(size=(960, 720)), seed=3, noise_sigma=0.0, nominal_fps=camera_fps)
-        rfid_spaces = [s for s in spaces if s.split("-")[0] in RFID_PROVINCES]
-        notes.append(f"camera: synthetic camera at {camera_fps:g} frames/s sees the whole board; "
-                     f"the sensor board has antennas under {', '.join(RFID_PROVINCES)} only")
+        if camera_only:
+            rfid_spaces = []
+            notes.append(f"camera only: no sensor board; the synthetic camera at {camera_fps:g} frames/s alone sees the board, "
+                         "read by the table reader (vision.table_reader) once the table is enrolled as on the dashboard's "
+                         "camera enrolment page. The card tapped on the reader and the pile running out (declared) are "
+                         "as in the normal demo: no camera sees them")
+        else:
+            rfid_spaces = [s for s in spaces if s.split("-")[0] in RFID_PROVINCES]
+            notes.append(f"camera: synthetic camera at {camera_fps:g} frames/s sees the whole board; "
+                         f"the sensor board has antennas under {', '.join(RFID_PROVINCES)} only")
     else:
         notes.append("camera: not used (hardware.camera not installed or --no-camera); the emulated sensor board covers every space")
     antenna_of = {s: i for i, s in enumerate(rfid_spaces)}
     registry = write_registry(data_dir / "tags.json", players)
-    wiring = WiringMap.of({i: s for s, i in antenna_of.items()}, board=board.id)
-    emulator = EmulatedSensorBoard(antennas=len(rfid_spaces), seed=5)
-    link = SensorLink(PortSpec(path=emulator.device_path), policy=ReconnectPolicy(initial=0.05, cap=1.0))
-    sensor = SensorBoard(link, wiring, registry)
     settings = TableSettings(settle=settle, reconciler=ReconcilerSettings(complete_grace=complete_grace, quiet_timeout=quiet_timeout),
                              name="demo table", player_names=(("blue", "Zhang San"), ("green", "Li Si"), ("red", "Wang Wu")))
     runtime = Runtime(store_path=str(data_dir / "demo.sqlite"), game_id="china", setup=dict(SETUP, players=list(players)), settings=settings,
                       registry=registry)
-    runtime.add_device(SensorBoardDevice(sensor, emulator=emulator))
+    emulator = None
+    if not camera_only:
+        wiring = WiringMap.of({i: s for s, i in antenna_of.items()}, board=board.id)
+        emulator = EmulatedSensorBoard(antennas=len(rfid_spaces), seed=5)
+        link = SensorLink(PortSpec(path=emulator.device_path), policy=ReconnectPolicy(initial=0.05, cap=1.0))
+        sensor = SensorBoard(link, wiring, registry)
+        runtime.add_device(SensorBoardDevice(sensor, emulator=emulator))
     cards = FakeCardReader(registry, name="demo-reader")
     runtime.add_device(CardReaderDevice(cards, emulated=True))
     if synthetic is not None:
         from tableref.devices import CameraDevice
 
-        runtime.add_device(CameraDevice(synthetic, synthetic.layout, fps=camera_fps, emulated=True))
-    gpio = GpioDevice(GpioPins(), pin_factory="mock", expected_sources=1 + (synthetic is not None))
+        runtime.add_device(CameraDevice(synthetic, synthetic.layout, fps=camera_fps, emulated=True,
+                                        model_path=str(data_dir / "table-model.npz")))
+    gpio = GpioDevice(GpioPins(), pin_factory="mock", expected_sources=(0 if camera_only else 1) + (synthetic is not None))
     runtime.add_device(gpio)
     table = DemoTable(emulator, antenna_of, piece_uids(players), synthetic)
     return Demo(runtime, table, gpio, cards, data_dir, notes)
+
+
+# -- the camera's enrolment -------------------------------------------------------------------------
+
+def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout) -> Any:
+    """Enrol the table as a user does on the dashboard's camera enrolment page, through the same
+    runtime calls (``Runtime.camera_enrol``): the empty board photo, one piece of each type put on
+    the planned spaces of the synthetic camera, the pieces photo, the pieces taken off, save. The
+    referee ignores the camera meanwhile; returns the saved model."""
+    rt = demo.runtime
+    cam = demo.table.camera
+    if cam is None:
+        raise DemoError("the camera enrolment needs the synthetic camera")
+
+    def say(text: str) -> None:
+        out.write(text + "\n")  # one write: the console printer's thread writes between lines, not inside one
+        out.flush()
+
+    def step(name: str) -> Any:
+        res = rt.camera_enrol(name, "demo dashboard")
+        if not res.ok:
+            raise DemoError(f"camera enrolment ({name}) refused: {res.message}")
+        return res
+
+    say("\n>>> The camera learns the table, as on the dashboard's camera enrolment page: the empty board photo. / "
+        "摄像头学习本桌（与仪表板上的摄像头学习页面相同）：拍摄空版图照片。")
+    step("empty")
+    plan = [(p["space"], Piece(p["owner"], p["kind"])) for p in rt.camera_enrolment()["plan"]]
+    where = ", ".join(f"{p.owner} {p.kind} on {space}" for space, p in plan)
+    say(f"\n>>> One piece of each type on the marked spaces ({where}), then the pieces photo. / "
+        "把每种棋子各一个放到标记的格子上，然后拍摄棋子照片。")
+    for space, piece in plan:
+        cam.place(space, piece)
+    res = step("pieces")
+    sizes = res.data["result"]["sizes"]
+    say("    learned / 学到: " + "; ".join(f"{s['owner']} {s['kind']} {s['area_mm2']:.0f} mm² (layout {s['nominal_mm2']:.0f})"
+                                         for s in sizes))
+    for space, piece in plan:
+        cam.remove(space, piece)
+    say("\n>>> The pieces come off the board; the model is saved and the camera reads with it. / "
+        "拿走棋子；保存模型，摄像头按它读取。")
+    step("save")
+    camera = rt.devices_["camera"]
+    if not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok" and "held" not in rt.devices()["camera"], timeout):
+        raise DemoError("the camera did not come back after its enrolment")
+    return getattr(camera, "model", None)
 
 
 # -- the script runner ------------------------------------------------------------------------------
@@ -399,5 +463,5 @@ def build_game_demo(gd: GameDemo, data_dir: Path, *, settle: float = 0.4, comple
     return Demo(runtime, table, gpio, None, data_dir, [NO_CAMERA_NOTE, *gd.notes], initial)
 
 
-__all__ = ["DEMO_PIN", "Demo", "DemoError", "DemoTable", "GAME_DEMOS", "GameDemo", "build_demo", "build_game_demo", "game_demo",
+__all__ = ["DEMO_PIN", "Demo", "DemoError", "DemoTable", "GAME_DEMOS", "GameDemo", "build_demo", "build_game_demo", "enrol_camera", "game_demo",
            "run_script", "demo_data_dir", "intro", "os"]

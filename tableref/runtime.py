@@ -32,7 +32,8 @@ from tableref.table import Table, TableSettings
 
 log = logging.getLogger(__name__)
 
-BUS_IDS_PER_BOOT = 10**9  # event ids stay increasing across restarts: boot * 1e9 + n
+BUS_IDS_PER_BOOT = 10**9
+NO_CAMERA = Message("This table has no camera to enrol.", "本桌没有可学习的摄像头。")  # event ids stay increasing across restarts: boot * 1e9 + n
 
 
 def wall_now() -> str:
@@ -95,6 +96,8 @@ class Runtime:
         self.boot = 0
         self._started = False
         self._unknown_tag: dict[str, Any] | None = None
+        self._enrolment: Any = None  # tableref.camera_enrolment.CameraEnrolment, made on first use
+        self._enrolment_lock = threading.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------
     def add_device(self, device: Device) -> None:
@@ -318,6 +321,37 @@ class Runtime:
         if self.bus is not None:
             self.bus.publish("devices", {"enrolled": {"uid": uid, "item": dict(item)}, "actor": actor}, self.clock())
         return CommandResult(True, Message(f"Tag {uid} enrolled.", f"标签 {uid} 已登记。"))
+
+    # -- camera enrolment (docs/web.md) -----------------------------------------------------------------
+    def _camera_enrolment(self) -> Any:
+        camera = self.devices_.get("camera")
+        if camera is None or not hasattr(camera, "capture"):
+            return None
+        with self._enrolment_lock:
+            if self._enrolment is None or self._enrolment.camera is not camera:
+                from tableref.camera_enrolment import CameraEnrolment
+
+                self._enrolment = CameraEnrolment(camera)
+            return self._enrolment
+
+    def camera_enrolment(self) -> dict[str, Any]:
+        """The enrolment's state: the step (1-3), the plan, the live corner markers, the learned
+        result and the model in use; ``available: false`` without a camera."""
+        enrolment = self._camera_enrolment()
+        if enrolment is None:
+            return {"available": False, "message": NO_CAMERA.to_json()}
+        return enrolment.status()
+
+    def camera_enrol(self, step: str, actor: str) -> CommandResult:
+        """One step of the camera enrolment: ``empty``, ``pieces``, ``save`` or ``cancel``."""
+        enrolment = self._camera_enrolment()
+        if enrolment is None:
+            return CommandResult(False, NO_CAMERA, {"code": "no_camera"})
+        res = enrolment.run(step, actor)
+        if self.bus is not None:
+            self.bus.publish("devices", {"camera_enrolment": {"step": step, "ok": res.ok}, "actor": actor,
+                                         "description": res.message.to_json()}, self.clock())
+        return res
 
     # -- exports ------------------------------------------------------------------------------------
     def export_record(self) -> dict[str, Any]:

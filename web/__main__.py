@@ -28,11 +28,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--pin", default=None, help="admin PIN to set if none is set yet")
     ap.add_argument("--players", default="blue,green,red,yellow")
     ap.add_argument("--interval", type=float, default=2.5, help="seconds between moves")
+    ap.add_argument("--synthetic-camera", action="store_true",
+                    help="a real camera device on the synthetic camera (live picture, camera enrolment page)")
     args = ap.parse_args(argv)
     data = args.data or tempfile.mkdtemp(prefix="tableref-web-")
     setup = {"players": args.players.split(","), "board": "china-a"}
     library = BoardLibrary(__import__("pathlib").Path(data).resolve())
-    service = FakeTableService(setup=setup, geometry=library.geometry)
+    camera = None
+    if args.synthetic_camera:
+        import os
+
+        from hardware.camera import SyntheticCamera
+        from tableref.devices import CameraDevice
+        from vision.layout import load_layout
+        from vision.render import Conditions
+
+        layout = load_layout("china-a")
+        camera = CameraDevice(SyntheticCamera(layout, conditions=Conditions(size=(960, 720)), seed=3, noise_sigma=0.0),
+                              layout, fps=4.0, emulated=True, model_path=os.path.join(data, "table-model.npz"))
+    service = FakeTableService(setup=setup, geometry=library.geometry, camera=camera)
     app = create_app(service, data_dir=data, initial_pin=args.pin)
     server = make_server(app, args.host, args.port, threads=args.threads).start()
     if not server.wait_ready(10):
@@ -48,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         driver.stop()
         server.stop()
+        service.close()
     return 0
 
 

@@ -382,6 +382,29 @@ def enrol() -> tuple[Response, int]:
     return _result(_optional("enrol")(body["uid"].upper(), item, actor))
 
 
+# -- camera enrolment --------------------------------------------------------------------------
+
+@api.get("/camera/enrol")
+def camera_enrolment() -> Response:
+    """Where the camera enrolment stands: step 1-3, the plan, live corner markers, the result."""
+    return jsonify(_optional("camera_enrolment")())
+
+
+@api.post("/camera/enrol")
+def camera_enrol() -> tuple[Response, int]:
+    """One step (``empty``, ``pieces``, ``save``, ``cancel``); a refusal is 409 with a specific code
+    (``registration``: corner markers missing, ``pieces``: a planned piece not found, ``order``,
+    ``no_frame``, ``no_camera``, ``not_supported``, ``save``) and the bilingual reason."""
+    actor = require_admin()
+    body = _body(validation.CAMERA_ENROL)
+    res = _optional("camera_enrol")(body["step"], actor)
+    if res.ok:
+        return jsonify({"ok": True, "message": res.message.to_json(), "data": res.data}), 200
+    data = dict(res.data)
+    code = str(data.pop("code", "refused"))
+    return jsonify({"ok": False, "error": {"code": code, "message": res.message.to_json()}, "data": data}), 409
+
+
 # -- settings ----------------------------------------------------------------------------------
 
 @api.get("/settings")

@@ -62,7 +62,7 @@ class FakeTableService:
 
     def __init__(self, *, clock: Callable[[], float] = time.time, bus: EventBus | None = None,
                  setup: Mapping[str, Any] | None = None, game: str = "china",
-                 geometry: Callable[[str], Mapping[str, Any] | None] | None = None):
+                 geometry: Callable[[str], Mapping[str, Any] | None] | None = None, camera: Any = None):
         self._clock = clock
         self._bus = bus or EventBus()
         self._lock = threading.RLock()
@@ -79,6 +79,15 @@ class FakeTableService:
         self._registry: dict[str, dict[str, Any]] = {}
         self._pending_tag: dict[str, Any] | None = None
         self.undo_requests = 0
+        # an optional real camera device (tableref.devices.CameraDevice): its pictures, status and
+        # enrolment are real; its readings are not refereed (this table's moves come from play())
+        self.camera = camera
+        self._enrolment: Any = None
+        if camera is not None:
+            from tableref.camera_enrolment import CameraEnrolment
+
+            self._enrolment = CameraEnrolment(camera)
+            camera.start(_CameraHost())
         if setup is not None:
             res = self.new_game(dict(setup), actor="fake", game=game)
             if not res.ok:
@@ -168,7 +177,7 @@ class FakeTableService:
     def devices(self) -> dict[str, Any]:
         with self._lock:
             flag = self._flag is not None
-            return {
+            out = {
                 "emulated": True,
                 "camera": {"state": "ok", "source": "synthetic (drawn from the board layout)",
                            "markers": {"found": [0, 1, 2, 3], "expected": [0, 1, 2, 3]}, "fps": 2.0},
@@ -179,8 +188,30 @@ class FakeTableService:
                          "buttons": {"turn_done": 17, "undo": 27, "confirm": 22}},
                 "mqtt": {"state": "absent"},
             }
+        if self.camera is not None:
+            out["camera"] = self.camera.status()
+        return out
+
+    def camera_enrolment(self) -> dict[str, Any]:
+        if self._enrolment is None:
+            return {"available": False, "message": {"en": "This table has no camera to enrol.", "zh": "本桌没有可学习的摄像头。"}}
+        return self._enrolment.status()
+
+    def camera_enrol(self, step: str, actor: str) -> CommandResult:
+        if self._enrolment is None:
+            return CommandResult(False, Message("This table has no camera to enrol.", "本桌没有可学习的摄像头。"), {"code": "no_camera"})
+        res = self._enrolment.run(step, actor)
+        self._bus.publish(svc.DEVICES, {"camera_enrolment": {"step": step, "ok": res.ok}, "actor": actor,
+                                        "description": res.message.to_json()}, self._clock())
+        return res
+
+    def close(self) -> None:
+        if self.camera is not None:
+            self.camera.close()
 
     def camera_snapshot(self) -> bytes | None:
+        if self.camera is not None:
+            return self.camera.jpeg()
         img = self._render()
         if img is None:
             return None
@@ -408,6 +439,20 @@ class FakeTableService:
             cv2.rectangle(img, pt(x - 17, y - 17), pt(x + 17, y + 17), (0, 0, 0), -1)
             cv2.rectangle(img, pt(x - 8, y - 8), pt(x + 8 - 8 * (i % 2), y + 8), (255, 255, 255), -1)
         return img
+
+
+class _CameraHost:
+    """What a camera device needs from a runtime. The fake table does not referee camera readings."""
+
+    def __init__(self) -> None:
+        self.clock = time.monotonic
+        self.live: bool | None = None
+
+    def set_source(self, source: str, live: bool, reason: Any = None) -> None:
+        self.live = live
+
+    def submit_observation(self, obs: Any) -> None:
+        pass
 
 
 def random_legal_move(service: FakeTableService, rng: random.Random) -> dict[str, Any] | None:

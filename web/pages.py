@@ -24,8 +24,8 @@ NAV = [
 ]
 
 
-def _page(name: str, title_key: str) -> Response:
-    resp = make_response(render_template(f"{name}.html", page=name, title_key=title_key, nav=NAV,
+def _page(name: str, title_key: str, nav_page: str | None = None) -> Response:
+    resp = make_response(render_template(f"{name}.html", page=name, nav_page=nav_page or name, title_key=title_key, nav=NAV,
                                          catalogue=i18n.catalogue(_lang()), next_path=request.path))
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -70,6 +70,11 @@ def capture() -> Response:
 @pages.get("/enrol")
 def enrol() -> Response:
     return _page("enrol", "nav.enrol")
+
+
+@pages.get("/enrol/camera")
+def camera_enrol() -> Response:
+    return _page("camera_enrol", "nav.camera_enrol", nav_page="devices")  # reached from the Devices card
 
 
 @pages.get("/settings")

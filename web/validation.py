@@ -54,6 +54,8 @@ ENROL = {
         },
     },
 }
+CAMERA_ENROL = {"type": "object", "required": ["step"], "additionalProperties": False,
+                "properties": {"step": {"enum": ["empty", "pieces", "save", "cancel"]}}}
 SETTINGS = {"type": "object", "additionalProperties": False, "minProperties": 1,
             "properties": {"table_name": {"type": "string", "maxLength": 40},
                            "default_language": {"enum": ["auto", "en", "zh-Hans"]}}}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import os
 import sys
 
 from tableref.config import ConfigError, hash_pin, load_config
@@ -34,6 +35,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         "devices": {
             "sensor_board": cfg.sensor_board.port if cfg.sensor_board.enabled else None,
             "camera": cfg.camera.source if cfg.camera.enabled else None,
+            "camera_model": None if not cfg.camera.enabled or cfg.camera.mode != "colour" else
+            (cfg.camera_model_path if os.path.exists(cfg.camera_model_path) else
+             f"none yet (the dashboard's camera enrolment saves {cfg.camera_model_path})"),
             "card_reader": cfg.card_reader.port if cfg.card_reader.enabled else None,
             "gpio": {"pin_factory": cfg.gpio.pin_factory or "default"} if cfg.gpio.enabled else None,
         },

@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--exit-when-done", action="store_true", help="exit after the final scoreboard instead of serving on")
     d.add_argument("--loop", action="store_true", help="start a new game after each one (until Ctrl-C)")
     d.add_argument("--no-camera", action="store_true", help="leave the synthetic camera out (the sensor board then covers every space)")
+    d.add_argument("--camera-only", action="store_true",
+                   help="no sensor board: the synthetic camera alone referees the China game, after enrolling the table "
+                        "as the dashboard's camera enrolment page does")
     from tableref.demo_script import GAME_DEMOS
 
     d.add_argument("--game", choices=["china", *GAME_DEMOS], default="china",
@@ -120,19 +123,25 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from tableref.console import ConsolePrinter, format_scoreboard
-    from tableref.demo import DEMO_PIN, SCRIPT, SETUP, build_demo, build_game_demo, demo_data_dir, game_demo, intro, run_script
+    from tableref.demo import (DEMO_PIN, SCRIPT, SETUP, build_demo, build_game_demo, demo_data_dir, enrol_camera, game_demo, intro,
+                               run_script)
     from tableref.runtime import start_dashboard
 
     if args.speed <= 0:
         raise DemoArgError("--speed must be positive")
     mqtt_settings = _mqtt_arg(args.mqtt) if getattr(args, "mqtt", None) else None
     game_id = getattr(args, "game", "china")
+    camera_only = bool(getattr(args, "camera_only", False))
+    if camera_only and game_id != "china":
+        raise DemoArgError("--camera-only plays China (vision layouts exist only for China's boards)")
+    if camera_only and args.no_camera:
+        raise DemoArgError("--camera-only and --no-camera contradict each other")
     data_dir, temporary = demo_data_dir(args.data_dir)
     # faster players also get a faster referee, within what the sensors need
     speed = max(args.speed, 1.0)
     timings = dict(settle=max(0.15, 0.4 / speed), complete_grace=max(0.2, 0.8 / speed), quiet_timeout=max(1.0, 4.0 / speed))
     if game_id == "china":
-        demo = build_demo(data_dir, camera=False if args.no_camera else None, **timings)
+        demo = build_demo(data_dir, camera=False if args.no_camera else None, camera_only=camera_only, **timings)
         setup, script, m = dict(SETUP), SCRIPT, intro()
     else:
         gd = game_demo(game_id)
@@ -169,10 +178,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
             # the sensor board must be live before the players start
             from tableref.demo import wait_until
 
-            if not wait_until(lambda: _sensor_live(rt), 15.0):
+            if "sensor_board" in rt.devices_ and not wait_until(lambda: _sensor_live(rt), 15.0):
                 raise DemoArgError("the emulated sensor board did not come up")
             if "camera" in rt.devices_ and not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok", 30.0):
                 raise DemoArgError("the synthetic camera did not come up")
+            if camera_only:  # the table is enrolled once, before the first game, as on the dashboard
+                enrol_camera(demo)
             game = 0
             while not stop.event.is_set():
                 game += 1

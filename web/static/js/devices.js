@@ -42,9 +42,17 @@
       const st = card.querySelector(".state");
       st.dataset.state = info.state || "unknown";
       st.textContent = stateText(info.state || "unknown");
-      kv(clear($("#kv-" + name)), info, "");
+      // the camera's table model has its own line (with the enrolment link) above the fields
+      const shown = name === "camera" && info.model ? Object.fromEntries(Object.entries(info).filter(([k]) => k !== "model")) : info;
+      kv(clear($("#kv-" + name)), shown, "");
     }
     const cam = d.camera || {};
+    const model = cam.model;
+    $("#camera-model").hidden = !model;
+    if (model) {
+      $("#camera-model").dataset.enrolled = String(!!model.enrolled);
+      $("#camera-model-text").textContent = pick(model.message);
+    }
     const mk = clear($("#markers"));
     const reg = cam.markers || cam.registration; // {found, expected} or {found, missing}
     if (reg && Array.isArray(reg.found)) {

@@ -1,0 +1,270 @@
+"""The guided enrolment of a table's camera: the reader learns this table's pieces from two photos.
+
+One flow, used by the dashboard (``/enrol/camera``, ``/api/camera/enrol``), ``tableref demo
+--camera-only`` and anything else that holds a camera device:
+
+1. **empty**: the board cleared; a fresh frame is registered by its corner markers (a fresh
+   ``Registrar`` each time). Markers missing: refused, naming them; nothing is kept. From here on
+   the camera's readings are kept from the referee (``CameraDevice.hold``) while the user puts
+   enrolment pieces on the board.
+2. **pieces**: one piece of each type on the spaces ``vision.enrolment.enrolment_plan`` marks; a
+   fresh frame, registered, and ``vision.enrolment.enrol``. A planned piece not found: refused with
+   the reader's message (retake); the model in use does not change.
+3. **save**: ``TableModel.save`` (written whole, then renamed) to the camera's model path, the
+   camera switches to it (``CameraDevice.use_model``) and is given back to the referee.
+   **cancel** drops the session and gives the camera back.
+
+The camera device needs ``layout``, ``capture()``, ``use_model(model)``, ``hold(reason, seconds)``,
+``release()``, ``model_info()``, ``last_registration()`` and ``model_path`` (``tableref.devices.CameraDevice``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from scorer.core.types import Message
+from tableref.service import CommandResult
+
+STEPS = ("empty", "pieces", "save", "cancel")
+CORNERS = {"top-left": "左上", "top-right": "右上", "bottom-right": "右下", "bottom-left": "左下"}
+HOLD = Message("camera: enrolling the table -- the referee ignores the camera until the enrolment is saved or cancelled",
+               "摄像头：正在学习本桌——保存或取消之前，裁判不采用摄像头的读数")
+HOLD_SECONDS = 900.0
+MARKER_MODE = Message("This camera reads piece tags (marker mode); enrolment is for colour mode.",
+                      "此摄像头读取棋子标签（标签模式）；学习只用于颜色模式。")  # an abandoned enrolment gives the camera back after 15 minutes
+
+
+@dataclass(frozen=True)
+class _Empty:
+    image: Any
+    homography: Any
+    at: float
+
+
+def _refused(code: str, message: Message, **data: Any) -> CommandResult:
+    return CommandResult(False, message, {"code": code, **data})
+
+
+def lab_to_hex(lab: Any) -> str:
+    """An OpenCV 8-bit Lab colour (L 0-255, a and b offset by 128) as #rrggbb."""
+    import cv2
+    import numpy as np
+
+    px = np.clip(np.round(np.asarray(lab, np.float32)), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    b, g, r = (int(v) for v in cv2.cvtColor(px, cv2.COLOR_LAB2BGR)[0, 0])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def model_summary(model: Any, layout: Any) -> dict[str, Any]:
+    """What the result step shows: per colour its learned shades (swatches), per piece type its
+    footprint against the layout's nominal one, and whether each was enrolled or is nominal."""
+    import numpy as np
+
+    colours = []
+    for owner, protos in model.colours.items():
+        arr = np.asarray(protos, np.float32).reshape(-1, 3)
+        order = np.argsort(-arr[:, 0])  # lit shades first
+        colours.append({"owner": str(owner), "swatches": [lab_to_hex(arr[i]) for i in order]})
+    sizes = []
+    for piece, size in model.sizes.items():
+        spec = layout.pieces.get(piece.kind) if hasattr(layout.pieces, "get") else None
+        nominal = float(spec.area) if spec is not None else None
+        sizes.append({"owner": str(piece.owner), "kind": piece.kind, "area_mm2": round(float(size.area_mm2), 1),
+                      "nominal_mm2": None if nominal is None else round(nominal, 1),
+                      "height_mm": float(size.height_mm), "enrolled": bool(size.enrolled)})
+    return {"enrolled": bool(model.enrolled), "created": float(model.created), "notes": list(model.notes),
+            "colours": colours, "sizes": sizes}
+
+
+def _missing_markers(registration: Any, layout: Any) -> list[dict[str, Any]]:
+    from vision.markers import CORNER_NAMES
+
+    found = set(registration.found) if registration is not None else set()
+    return [{"id": m.id, "corner": name, "seen": m.id in found} for m, name in zip(layout.markers, CORNER_NAMES)]
+
+
+def _registration_refusal(registration: Any, layout: Any, photo: Message) -> CommandResult:
+    corners = _missing_markers(registration, layout)
+    missing = [c for c in corners if not c["seen"]]
+    reason = registration.message if registration is not None else Message("", "")
+    if missing:
+        en = ", ".join(f"{c['corner']} (marker {c['id']})" for c in missing)
+        zh = "、".join(f"{CORNERS.get(c['corner'], c['corner'])}（角标 {c['id']}）" for c in missing)
+        msg = Message(f"The board was not found in the {photo.en}: corner markers missing: {en}. Make sure all four "
+                      f"corners are in view and uncovered, then take it again. Nothing was saved.",
+                      f"{photo.zh}中没有找到棋盘：缺少角标：{zh}。请确保棋盘四角都在画面内且未被遮挡，然后重拍。未保存任何内容。")
+    else:
+        msg = Message(f"The board could not be registered in the {photo.en}: {reason.en} Nothing was saved.",
+                      f"{photo.zh}中无法定位棋盘：{reason.zh}未保存任何内容。")
+    return _refused("registration", msg, corners=corners,
+                    registration=registration.to_json() if registration is not None else None)
+
+
+_NOT_FOUND = re.compile(r"no piece found on (.+?) in the pieces photo")
+
+
+def _calibration_message(exc: Exception) -> Message:
+    text = str(exc)
+    m = _NOT_FOUND.search(text)
+    if m:
+        spaces = m.group(1)
+        return Message(text[:1].upper() + text[1:] + ". The table model in use has not changed.",
+                       f"棋子照片中，这些格子上没有找到棋子：{spaces.replace(', ', '、')}。请把标记的棋子放到那里"
+                       "（版图上不要有其他东西），然后重拍。当前使用的模型没有改变。")
+    return Message(f"The pieces could not be learned: {text}. The table model in use has not changed.",
+                   f"无法学习棋子：{text}。当前使用的模型没有改变。")
+
+
+class CameraEnrolment:
+    """One enrolment session for one camera device (thread-safe; see the module doc)."""
+
+    def __init__(self, camera: Any, *, clock: Callable[[], float] = time.time, hold_seconds: float = HOLD_SECONDS,
+                 default_path: str | None = None) -> None:
+        self.camera = camera
+        self.layout = camera.layout
+        self.clock = clock
+        self.hold_seconds = hold_seconds
+        self.default_path = default_path
+        self._lock = threading.RLock()
+        self._empty: _Empty | None = None
+        self._result: Any = None  # the learned TableModel, not saved yet
+        self._plan: dict[str, Any] | None = None
+
+    @property
+    def model_path(self) -> str | None:
+        return getattr(self.camera, "model_path", None) or self.default_path
+
+    def plan(self) -> dict[str, Any]:
+        if self._plan is None:
+            from vision.enrolment import enrolment_plan
+
+            self._plan = enrolment_plan(self.layout)
+        return self._plan
+
+    # -- reading ------------------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        with self._lock:
+            empty, result = self._empty, self._result
+        reg = self.camera.last_registration()
+        step = 1 if empty is None else (2 if result is None else 3)
+        available = getattr(self.camera, "mode", "colour") == "colour"
+        return {
+            "available": available,
+            "message": None if available else MARKER_MODE.to_json(),
+            "step": step, "steps": 3,
+            "layout": self.layout.id,
+            "plan": [{"space": sid, "owner": str(p.owner), "kind": p.kind} for sid, p in self.plan().items()],
+            "live": {"registered": bool(reg is not None and reg.usable),
+                     "corners": _missing_markers(reg, self.layout),
+                     "message": reg.message.to_json() if reg is not None else None},
+            "empty_at": empty.at if empty is not None else None,
+            "result": model_summary(result, self.layout) if result is not None else None,
+            "model": self.camera.model_info(),
+            "path": self.model_path,
+        }
+
+    # -- the steps ----------------------------------------------------------------------------------
+    def run(self, step: str, actor: str) -> CommandResult:
+        handler = {"empty": self.capture_empty, "pieces": self.capture_pieces, "save": self.save, "cancel": self.cancel}.get(step)
+        if handler is None:
+            return _refused("bad_step", Message(f"Unknown enrolment step {step!r}.", f"未知的学习步骤“{step}”。"))
+        return handler(actor)
+
+    def _available(self) -> CommandResult | None:
+        if getattr(self.camera, "mode", "colour") != "colour":
+            return _refused("not_supported", MARKER_MODE)
+        return None
+
+    def _capture(self, photo: Message) -> tuple[Any, Any] | CommandResult:
+        import cv2
+
+        from hardware.camera import CameraError
+        from vision.registration import Registrar
+
+        try:
+            image = self.camera.capture()
+        except CameraError as exc:
+            return _refused("no_frame", Message(f"No picture from the camera: {exc}", f"摄像头没有画面：{exc}"))
+        reg = Registrar(self.layout).detect(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        if not reg.usable:
+            return _registration_refusal(reg, self.layout, photo)
+        return image, reg
+
+    def capture_empty(self, actor: str) -> CommandResult:
+        refused = self._available()
+        if refused is not None:
+            return refused
+        with self._lock:
+            got = self._capture(Message("empty-board photo", "空版图照片"))
+            if isinstance(got, CommandResult):
+                return got
+            image, reg = got
+            self._empty = _Empty(image, reg.homography, self.clock())
+            self._result = None
+            self.camera.hold(HOLD, self.hold_seconds)
+        return CommandResult(True, Message("Empty board photo taken (step 1 of 3). Now put one piece of each type on the "
+                                           "marked spaces.", "已拍摄空版图照片（第 1 步，共 3 步）。现在把每种棋子各一个放到标记的格子上。"),
+                             {"step": 2, "corners": _missing_markers(reg, self.layout)})
+
+    def capture_pieces(self, actor: str) -> CommandResult:
+        from vision.enrolment import enrol
+        from vision.errors import CalibrationError
+
+        refused = self._available()
+        if refused is not None:
+            return refused
+        with self._lock:
+            if self._empty is None:
+                return _refused("order", Message("Take the empty-board photo first (step 1).", "请先拍摄空版图照片（第 1 步）。"))
+            self.camera.hold(HOLD, self.hold_seconds)
+            got = self._capture(Message("pieces photo", "棋子照片"))
+            if isinstance(got, CommandResult):
+                return got
+            image, reg = got
+            try:
+                model = enrol(self.layout, self._empty.image, self._empty.homography, image, reg.homography, self.plan())
+            except CalibrationError as exc:
+                return _refused("pieces", _calibration_message(exc))
+            self._result = model
+        return CommandResult(True, Message("Pieces learned (step 2 of 3). Check the result, take the pieces off the board, "
+                                           "then save.", "已学习棋子（第 2 步，共 3 步）。请检查结果，把棋子从版图上拿走，然后保存。"),
+                             {"step": 3, "result": model_summary(model, self.layout)})
+
+    def save(self, actor: str) -> CommandResult:
+        from vision.errors import VisionError
+
+        with self._lock:
+            model = self._result
+            if model is None:
+                return _refused("order", Message("Nothing to save yet: take both photos first.", "还没有可保存的结果：请先拍两张照片。"))
+            path = self.model_path
+            if not path:
+                return _refused("no_path", Message("This table has no place to save the model (no data folder).",
+                                                   "本桌没有保存模型的位置（没有数据文件夹）。"))
+            try:
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                model.save(path)  # written whole, then renamed
+                self.camera.use_model(model)
+            except (OSError, VisionError, ValueError) as exc:
+                return _refused("save", Message(f"Could not save the table model to {path}: {exc}",
+                                                f"无法把模型保存到 {path}：{exc}"))
+            self._empty = None
+            self._result = None
+            self.camera.release()
+        name = os.path.basename(path)
+        return CommandResult(True, Message(f"Table model saved ({name}); the camera now reads with it.",
+                                           f"模型已保存（{name}）；摄像头现在按它读取。"),
+                             {"step": 1, "path": path, "model": self.camera.model_info()})
+
+    def cancel(self, actor: str) -> CommandResult:
+        with self._lock:
+            self._empty = None
+            self._result = None
+            self.camera.release()
+        return CommandResult(True, Message("Enrolment cancelled; the camera reads as before.", "已取消学习；摄像头照旧读取。"),
+                             {"step": 1})

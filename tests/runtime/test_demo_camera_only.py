@@ -1,0 +1,89 @@
+"""``tableref demo --camera-only`` as a process: no sensor board at all; the synthetic camera alone,
+read by ``vision.table_reader.TableReader``, referees the whole China script after enrolling the
+table through the dashboard's enrolment flow (``Runtime.camera_enrol``). Its game must be the
+normal demo's (sensor board, ``--no-camera``), run beside it: the same moves, final board and
+scores, and the same illegal move flagged and put right."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("hardware.camera")
+
+from scorer.core import SetupOptions, get_game  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_demo(data_dir: Path, *extra: str) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([sys.executable, "-m", "tableref", "demo", *extra, "--no-web", "--exit-when-done", "--speed", "6",
+                             "--lang", "en", "--data-dir", str(data_dir)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(data_dir.parent))
+
+
+def finish(proc: subprocess.Popen, timeout: float) -> str:
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        pytest.fail("the demo did not finish in time:\n" + out[-4000:])
+    assert proc.returncode == 0, out[-4000:]
+    assert "Traceback" not in out, out
+    return out
+
+
+def final_board(record: dict) -> dict:
+    game = get_game(record["game"])
+    state = game.setup(SetupOptions.from_json(record["setup"]))
+    for move in record["moves"]:
+        state = game.apply(state, game.move_from_json(move))
+    return game.visible_board(state).to_json()
+
+
+def flag_lines(out: str) -> list[str]:
+    return [line.split("] ", 1)[1].split(" ", 1)[1] for line in out.splitlines() if line.startswith(("[FLAG]", "[CLEARED]"))]
+
+
+@pytest.mark.slow
+def test_camera_only_demo_referees_the_whole_script_as_the_normal_demo(tmp_path: Path) -> None:
+    t0 = time.monotonic()
+    camera = start_demo(tmp_path / "camera-only", "--camera-only")
+    normal = start_demo(tmp_path / "normal", "--no-camera")
+    out_normal = finish(normal, 120)
+    out = finish(camera, 150)
+    elapsed = time.monotonic() - t0
+    # no sensor board; the table was enrolled first, through the dashboard's flow, and read with the model
+    assert "note: camera only: no sensor board" in out
+    assert "sensor-board" not in out
+    lines = out.splitlines()
+    enrolled = [i for i, x in enumerate(lines) if x.startswith("[CAMERA] Table model saved")]
+    first_move = next(i for i, x in enumerate(lines) if x.startswith("[MOVE]"))
+    assert enrolled and enrolled[0] < first_move, out
+    assert "[CAMERA] Empty board photo taken" in out and "[CAMERA] Pieces learned" in out
+    assert (tmp_path / "camera-only" / "table-model.npz").is_file()
+    # the illegal move is flagged (rule, space, fix) and cleared as in the normal demo
+    assert flag_lines(out) == flag_lines(out_normal) and len(flag_lines(out)) == 2
+    assert "rule place.empty_province_one_piece; spaces qi-2" in out and "Fix: Take the second house off qi-2." in out
+    assert "[GAME OVER]" in out and "Winner: green" in out
+    # the same game: moves (what, who, where, cards), final board and scores
+    rec = json.loads((tmp_path / "camera-only" / "game-1.json").read_text())
+    ref = json.loads((tmp_path / "normal" / "game-1.json").read_text())
+    strip = lambda moves: [{k: v for k, v in m.items() if k != "at"} for m in moves]  # noqa: E731
+    assert strip(rec["moves"]) == strip(ref["moves"])
+    assert len(rec["moves"]) == 13 and rec["moves"][8]["cards"] == ["yellow"]
+    assert final_board(rec) == final_board(ref)
+    proc = subprocess.run([sys.executable, "-m", "tableref", "score", str(tmp_path / "camera-only" / "game-1.json")],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), check=True)
+    totals = {p["player"]: p["total"] for p in json.loads(proc.stdout)["scoreboard"]["players"]}
+    assert totals == {"blue": 6, "green": 10, "red": 5}
+    print(f"camera-only demo beside the normal one: {elapsed:.1f} s")
