@@ -7,6 +7,7 @@ a hand when there is much of it.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.enrolment import TableModel
@@ -17,7 +18,8 @@ UNKNOWN = -1
 UNKNOWN_MIN = 16.0  # a colour is never tighter than this (Lab units): blur and JPEG mix edges
 DARK_HUE_L = 110.0  # below this lightness (of 255) hue counts for less ...
 DARK_HUE_MIN = 0.3  # ... down to this weight
-UNKNOWN_SPREAD = 2.0  # ... or this many times its own pixels' spread
+UNKNOWN_SPREAD = 2.0
+AMBIGUOUS_RATIO = 1.3  # second-nearest colour within this factor of the nearest: ambiguous  # ... or this many times its own pixels' spread
 
 
 class ColourClassifier:
@@ -35,6 +37,7 @@ class ColourClassifier:
         cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
         best = np.full(len(cells), np.inf, np.float32)
         arg = np.zeros(len(cells), np.int32)
+        owner_best = np.full((len(cells), len(self.owners)), np.inf, np.float32)
         for j in range(len(P)):
             # the hue of a dark pixel is mostly noise and colour cast: weigh it by lightness
             w = np.clip(np.minimum(cells[:, 0], P[j, 0]) / DARK_HUE_L, DARK_HUE_MIN, 1.0)
@@ -44,14 +47,40 @@ class ColourClassifier:
             better = d < best
             best[better] = d[better]
             arg[better] = j
+            o = owner_of[j]
+            owner_best[:, o] = np.minimum(owner_best[:, o], d)
         lut = np.asarray(owner_of, np.int8)[arg]
         lut[best > 1.0] = UNKNOWN
         self.lut = lut.reshape(n, n, n)
+        # a colour nearly as close to a second player colour (a violet that leans blue): which of
+        # the two is decided by the pixel's neighbours (see ``resolve_ambiguous``)
+        second = np.sort(owner_best, axis=1)[:, 1] if len(self.owners) > 1 else np.full(len(cells), np.inf)
+        amb = (best <= 1.0) & (second < AMBIGUOUS_RATIO * best)
+        if "neutral" in self.owners:
+            amb &= lut != self.owners.index("neutral")
+        self.ambiguous_lut = amb.reshape(n, n, n)
         self.neutral = self.owners.index("neutral") if "neutral" in self.owners else None
 
     def classify(self, lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Owner index per pixel (``UNKNOWN`` where unknown, -2 where not foreground)."""
+        """Owner index per pixel (``UNKNOWN`` where unknown, -2 where not foreground); pixels
+        between two colours take the colour of the nearest unambiguous pixel."""
         q = np.clip(lab, 0, 255).astype(np.uint8) // Q
         out = self.lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int16)
         out[~mask] = -2
-        return out
+        amb = self.ambiguous_lut[q[..., 0], q[..., 1], q[..., 2]] & mask
+        return resolve_ambiguous(out, amb) if amb.any() else out
+
+
+def resolve_ambiguous(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float = 3.0) -> np.ndarray:
+    """Give each ambiguous pixel the colour of the nearest sure pixel of a colour, if one is
+    within ``reach_px``: a piece is one colour, so its doubtful pixels follow its sure ones."""
+    sure = (labels >= 0) & ~ambiguous
+    if not sure.any():
+        return labels
+    src = np.where(sure, 0, 255).astype(np.uint8)
+    dist, idx = cv2.distanceTransformWithLabels(src, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
+    owners = np.concatenate([[-2], labels[sure]]).astype(np.int16)  # zero pixels are numbered in raster order
+    take = ambiguous & (dist <= reach_px)
+    out = labels.copy()
+    out[take] = owners[idx[take]]
+    return out
