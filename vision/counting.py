@@ -25,10 +25,14 @@ from vision.geometry import parallax
 SPECK = 0.35  # of the smallest piece: less is noise or a fringe
 BLOB = 0.5  # of the smallest piece: a blob this big is at least one piece
 MAX_PER_KIND = 8
+CORE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # 2 px (2 mm) off every edge
+CORE_SHARE = 0.25  # a patch whose core (after that) is smaller than this share of a fragment has no body
 FRAGMENT = 0.6  # of the smallest piece: a patch this small touching another colour's blob is part of it
 PIECE_COST = 0.06  # each extra piece must explain this much more of the log-area
 UNUSUAL_COST = 0.45  # a kind the space does not normally hold (layout "holds") must fit this much better
 UNUSUAL_WHOLE = 0.7  # ... and be at least this much of a whole piece (not a shadow or a fragment)
+RIM_SECTORS = 3  # of 8 directions around a piece that a neutral piece's rim must show in
+RIM_SHARE = 0.05  # ... each with at least this share of the dark pixels
 NEUTRAL_SPECK = 4.0  # mm^2: a dark part smaller than this is noise
 NEUTRAL_ALONE = 0.35  # of a neutral piece's area, dark pixels on a space with nothing on top
 NEUTRAL_UNDER = 0.08  # ... and with a piece standing on it (its rim)
@@ -70,6 +74,7 @@ class Counter_:
         if mass is not None:
             mass.labels = labels
         area: dict[tuple[int, int], float] = defaultdict(float)
+        centre_of: dict[int, tuple[float, float, float]] = {}
         blobs: dict[tuple[int, int], int] = defaultdict(int)
         off: list[tuple[str, float, float]] = []
         s2 = self.s ** 2
@@ -102,6 +107,8 @@ class Counter_:
                 area[(sp, oi)] += a
                 if a >= self.blob:
                     blobs[(sp, oi)] += 1
+                    if owner != "neutral" and a > centre_of.get(sp, (0.0, 0.0, 0.0))[2]:
+                        centre_of[sp] = (float(cents[j][0]), float(cents[j][1]), a)  # the biggest piece's blob (px)
         result: dict[int, SpaceCount] = {}
         has_player_piece: set[int] = set()
         neutral = self.owners.index("neutral") if "neutral" in self.owners else None
@@ -115,9 +122,12 @@ class Counter_:
                 result[sp] = SpaceCount(entry.pieces, min(entry.confidence, conf))
                 has_player_piece.add(sp)
         if neutral is not None:
+            dark_dirs = self._dark_directions(labels == neutral, centre_of, has_player_piece)
             for (sp, oi), a in sorted(area.items()):
                 if oi != neutral or sp in occluded:
                     continue
+                if sp in has_player_piece and dark_dirs.get(sp, 0) < RIM_SECTORS:
+                    continue  # dark on one side of a piece only: its shadow or a shaded wall, not a rim
                 for p, size in self.kinds["neutral"]:
                     share = NEUTRAL_UNDER if sp in has_player_piece else NEUTRAL_ALONE
                     if a >= share * size.area_mm2:
@@ -126,6 +136,29 @@ class Counter_:
                         entry.pieces[p] += n
                         break
         return result, off
+
+    def _dark_directions(self, dark: np.ndarray, centre_of: dict[int, tuple[float, float, float]],
+                         spaces: set[int]) -> dict[int, int]:
+        """For each space with a player's piece: in how many of 8 directions around that piece
+        dark (neutral) pixels lie. A neutral piece under it shows as a rim on at least the
+        camera's half; a shadow or a shaded wall lies on one side."""
+        ys, xs = np.nonzero(dark)
+        if not len(xs):
+            return {}
+        sp_of = self.space_of[ys, xs]
+        out: dict[int, int] = {}
+        for sp in spaces:
+            if sp not in centre_of:
+                continue
+            sel = sp_of == sp
+            if sel.sum() < 3:
+                continue
+            cx, cy, _ = centre_of[sp]
+            ang = np.arctan2(ys[sel] - cy, xs[sel] - cx)
+            sector = ((ang + np.pi) / (2 * np.pi) * 8).astype(int) % 8
+            counts = np.bincount(sector, minlength=8)
+            out[sp] = int((counts >= max(2, RIM_SHARE * sel.sum())).sum())
+        return out
 
     def _explain(self, owner: str, total: float, min_pieces: int, sp: int, cam: np.ndarray | None
                  ) -> tuple[Counter, float]:
@@ -175,11 +208,14 @@ def absorb_fragments(labels: np.ndarray, n_owners: int, max_px: float, keep: int
             continue
         n, lbl, stats, _ = components(m)
         for j in range(1, n):
-            if stats[j, cv2.CC_STAT_AREA] > max_px:
-                continue
             x, y, w, h = (int(v) for v in stats[j, :4])
             x0, y0 = max(0, x - 2), max(0, y - 2)
             sub = lbl[y0:y + h + 2, x0:x + w + 2] == j
+            if stats[j, cv2.CC_STAT_AREA] > max_px:
+                # bigger, but a thin band with no body (an edge blended with the board's lines)?
+                core = cv2.erode(sub.astype(np.uint8), CORE_KERNEL)
+                if int(core.sum()) > CORE_SHARE * max_px:
+                    continue
             edge = (cv2.dilate(sub.astype(np.uint8), ring) > 0) & ~sub
             around = labels[y0:y + h + 2, x0:x + w + 2][edge]
             others = around[(around >= 0) & (around != oi) & (around != (-3 if keep is None else keep))]
