@@ -208,6 +208,8 @@ def absorb_fragments(labels: np.ndarray, n_owners: int, max_px: float, keep: int
             continue
         n, lbl, stats, _ = components(m)
         for j in range(1, n):
+            if stats[j, cv2.CC_STAT_AREA] > 4 * max_px:
+                continue  # a body, certainly
             x, y, w, h = (int(v) for v in stats[j, :4])
             x0, y0 = max(0, x - 2), max(0, y - 2)
             sub = lbl[y0:y + h + 2, x0:x + w + 2] == j

@@ -20,7 +20,7 @@ from vision.blobs import components
 BLOCK = 8  # px of the rectified board per light-field cell
 FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
 # multiples of the frame's own noise scale (robust spread of the raw differences)
-PIECE_SIGMAS = 3.5  # chroma this far outside the reference's range: surely not the board (a seed) ...
+PIECE_SIGMAS = 3.0  # chroma this far outside the reference's range: surely not the board (a seed) ...
 GROW_SIGMAS = 2.0  # ... and the pixels connected to a seed down to this (a dull, blurred piece's rim)
 STRICT_SIGMAS = 5.0  # for the hand test: only what is surely a piece colour counts as explained
 WEAK_SIGMAS = 2.5  # a little different: evidence of a hand, never read as a piece
