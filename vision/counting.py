@@ -27,6 +27,7 @@ BLOB = 0.5  # of the smallest piece: a blob this big is at least one piece
 MAX_PER_KIND = 8
 CORE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # 2 px (2 mm) off every edge
 CORE_SHARE = 0.25  # a patch whose core (after that) is smaller than this share of a fragment has no body
+ONE_PIECE = 1.4  # of the smallest piece: a blob of player colours this small is one piece
 FRAGMENT = 0.6  # of the smallest piece: a patch this small touching another colour's blob is part of it
 PIECE_COST = 0.06  # each extra piece must explain this much more of the log-area
 UNUSUAL_COST = 0.45  # a kind the space does not normally hold (layout "holds") must fit this much better
@@ -71,6 +72,7 @@ class Counter_:
               mass: "MassMeter | None" = None) -> tuple[dict[int, SpaceCount], list[tuple[str, float, float]]]:
         neutral_i = self.owners.index("neutral") if "neutral" in self.owners else None
         labels = absorb_fragments(labels, len(self.owners), FRAGMENT * self.blob * 2 * self.s ** 2, neutral_i)
+        labels = one_colour_per_piece(labels, neutral_i, ONE_PIECE * self.blob * 2 * self.s ** 2)
         if mass is not None:
             mass.labels = labels
         area: dict[tuple[int, int], float] = defaultdict(float)
@@ -192,6 +194,27 @@ class Counter_:
             if total < UNUSUAL_WHOLE * one:
                 return Counter(), 1.0
         return out, max(0.0, 1.0 - best[0])
+
+
+def one_colour_per_piece(labels: np.ndarray, neutral: int | None, max_px: float) -> np.ndarray:
+    """A blob of player colours no bigger than one small piece is one piece, so one colour: its
+    pixels take the blob's majority colour (a violet emissary leaning blue at its edge)."""
+    player = (labels >= 0) if neutral is None else ((labels >= 0) & (labels != neutral))
+    n, lbl, stats, _ = components(player)
+    out = labels
+    for j in range(1, n):
+        if stats[j, cv2.CC_STAT_AREA] > max_px:
+            continue
+        x, y, w, h = (int(v) for v in stats[j, :4])
+        sub = lbl[y:y + h, x:x + w] == j
+        vals = labels[y:y + h, x:x + w][sub]
+        counts = np.bincount(vals)
+        if np.count_nonzero(counts) < 2:
+            continue
+        if out is labels:
+            out = labels.copy()
+        out[y:y + h, x:x + w][sub] = int(counts.argmax())
+    return out
 
 
 def absorb_fragments(labels: np.ndarray, n_owners: int, max_px: float, keep: int | None = None) -> np.ndarray:
