@@ -27,11 +27,11 @@ INNER_HAND_PIECES = 3.0  # ... of an unexplained region anywhere (a hand held ov
 SLEEVE_PIECES = 12.0  # a foreground region (all colours, gaps closed) this big is no set of pieces
 ONE_COLOUR_PIECES = 4.0  # a blob of ONE piece colour this big is no heap of pieces (six touching
                          # emissaries are ~1.6 houses): a sleeve, or a palm whose skin looks red
-MARGIN_MM = 5.0  # spaces this close to a hand are occluded too (fingers, blur)
+MARGIN_MM = 3.0  # spaces this close to a hand are occluded too (fingers, blur)
 PIECE_REACH_MM = 10.0  # print lost this close to a piece: the piece (or its shadow) hides it
 GROW_ROUNDS = 4
 GROW_INTO_PIECES = 1.2  # a blob of piece colour touching the hand and bigger than this many pieces is skin
-FINGERS_MM = 15.0  # weak or unexplained evidence this close to a hand is part of it (thin, pale fingers)
+FINGERS_MM = 12.5  # weak or unexplained evidence this close to a hand is part of it (thin, pale fingers)
 
 
 @dataclass(frozen=True)
