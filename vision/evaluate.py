@@ -234,6 +234,7 @@ def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: s
     if mode != "colour" or reader == "legacy":
         return _legacy_reader_factory(layout, set_dir, calibration_path, mode, tags, warn)
     from vision.enrolment import TableModel, model_from_photos, placed_from_board
+    from vision.errors import CalibrationError, NotRegistered
     from vision.table_reader import TableReader
 
     warn = warn or (lambda msg: None)
@@ -253,14 +254,38 @@ def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: s
             else:
                 enrol = _image_in(tdir, "enrol")
                 placed = placed_from_board(load_truth(tdir / "enrol.json", layout).board()) if enrol is not None else None
-                cache[table] = model_from_photos(layout, read_image(empty), read_image(enrol) if enrol is not None else None,
-                                                 placed, empty_name=str(empty), pieces_name=str(enrol))
+                try:
+                    cache[table] = model_from_photos(layout, read_image(empty),
+                                                     read_image(enrol) if enrol is not None else None,
+                                                     placed, empty_name=str(empty), pieces_name=str(enrol))
+                except (NotRegistered, CalibrationError) as exc:
+                    # as at a real table: this table cannot be read until its photos are retaken
+                    warn(f"table {table!r} cannot be enrolled, its frames count as not registered: {exc}")
+                    cache[table] = _NOT_ENROLLED
         return cache[table]
 
     def reader_for(table: str | None):
-        return TableReader(layout, model_for(table))
+        model = model_for(table)
+        return _UnreadableTable(layout) if model is _NOT_ENROLLED else TableReader(layout, model)
 
     return reader_for
+
+
+_NOT_ENROLLED = object()
+
+
+class _UnreadableTable:
+    """The reader of a table whose enrolment photos could not be used: nothing is registered."""
+
+    def __init__(self, layout: Layout):
+        self.layout = layout
+
+    def read(self, frame: np.ndarray, at: float | None = None) -> Any:
+        from vision.detection import Detection, Mode, SpaceResult
+        from vision.registration import Registration, RegistrationStatus
+
+        reg = Registration(RegistrationStatus.MARKERS_MISSING, None)
+        return Detection(at or 0.0, Mode.COLOUR, reg, tuple(SpaceResult(sp.id, (), 0.0, True) for sp in self.layout.spaces))
 
 
 def _legacy_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: str | None = None,

@@ -45,6 +45,11 @@ _MESSAGES = {
 }
 
 
+OUTLINE_MESSAGE = Message("Board registered by its edge; some corner markers are too small to read -- print them "
+                          "larger or bring the camera closer.",
+                          "棋盘已按边缘定位；部分角标太小无法识别——请把角标印大些或让摄像头靠近些。")
+
+
 @dataclass(frozen=True)
 class Registration:
     status: RegistrationStatus
@@ -242,8 +247,30 @@ class Registrar:
                         found[i] = (c.reshape(4, 2) / 2.0 - 0.25).astype(np.float32)
         if len(found) == 3:
             self._search_missing(gray, found, wanted)
+        elif 0 < len(found) < 3:
+            # the board's own outline, turned the way the markers found say: then the missing
+            # markers are looked for where it puts them (enlarged), and the board fitted to all
+            from vision.board_outline import homography_from_outline
+
+            centres = {m.id: np.asarray(m.centre, np.float64) for m in self.layout.markers}
+            H = homography_from_outline(gray, self.layout.size, found, centres)
+            if H is not None:
+                return self._outline_registration(gray, H, found, size)
         prev = self.current if self.current.usable and self.current.image_size == size else None
         return self._fit(gray, found, prev)
+
+    def _outline_registration(self, gray: np.ndarray, H: np.ndarray, found: dict[int, np.ndarray],
+                              size: tuple[int, int]) -> Registration:
+        """Registered by the board's outline and one or two markers (status partial)."""
+        wanted = {m.id for m in self.layout.markers}
+        missing = tuple(sorted(wanted - set(found)))
+        obl = _obliqueness(H, self.layout)
+        if obl < self.min_obliqueness:
+            return Registration(RegistrationStatus.TOO_OBLIQUE, None, tuple(sorted(found)), missing, 0.0, obl,
+                                True, size, _MESSAGES[RegistrationStatus.TOO_OBLIQUE])
+        self._remember(gray, H, sorted(found), found)
+        return Registration(RegistrationStatus.PARTIAL, H, tuple(sorted(found)), missing, 0.0, obl, True, size,
+                            OUTLINE_MESSAGE)
 
     def _fit(self, gray: np.ndarray, found: dict[int, np.ndarray], prev: Registration | None) -> Registration:
         """Homography from the markers found (id -> 4 image corners), checked and remembered."""

@@ -24,7 +24,7 @@ from vision.foreground import Foreground, LightNormaliser, grow_pieces
 from vision.layout import Layout
 from vision.occlusion import OcclusionFinder
 from vision.pose_refine import PoseRefiner, print_registration
-from vision.registration import Registrar, Registration, RegistrationStatus
+from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
 from vision.structure import PrintWatcher
 
 SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belongs to it
@@ -107,10 +107,10 @@ class TableReader:
         H0 = self._pose if self._pose is not None else (
             self.model.pose if self.model.pose is not None and tuple(self.model.frame_size or ()) == size else None)
         if H0 is None or reg.status == RegistrationStatus.TOO_OBLIQUE:
-            return reg
+            return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
         got = self.refiner.refine(gray, H0)
         if got is None:
-            return reg
+            return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
         self._pose = got[0]
         return print_registration(got[0], reg.missing, reg.found, size)
 
@@ -133,6 +133,15 @@ class TableReader:
         reg = self.registrar.update(gray)
         if not reg.usable:
             reg = self._register_by_print(gray, reg)
+        elif reg.message is OUTLINE_MESSAGE:
+            # the board's edge places it to a few pixels (worse where the lens bends it): the
+            # known pose refined on the print does better, then the outline refined on it
+            better = self._register_by_print(gray, reg)
+            if not better.usable:
+                got = self.refiner.refine(gray, reg.homography)
+                better = print_registration(got[0], reg.missing, reg.found, reg.image_size) if got else reg
+            reg = better
+            self._pose = reg.homography
         else:
             self._pose = reg.homography
         t_reg = time.perf_counter()

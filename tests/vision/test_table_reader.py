@@ -145,3 +145,20 @@ def test_enrol_cli_plan_then_photos(china_layout, tmp_path, capsys):
                  "--out", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "no piece found on" in err and "Traceback" not in err and not bad.exists()
+
+
+def test_a_far_board_registers_by_its_edge_and_one_marker(china_layout):
+    """Markers too small or hidden but one: the board's outline, turned the way that marker says."""
+    from vision.registration import OUTLINE_MESSAGE, Registrar
+
+    r = render(china_layout, Board.from_counts({}), dataclasses.replace(CAMERA, fill=0.5, tilt_deg=10.0, seed=61))
+    img = r.image.copy()
+    for m in china_layout.markers[1:]:  # keep marker 0 only
+        c = cv2.perspectiveTransform(np.array([[m.centre]], float), r.truth.homography).reshape(2)
+        cv2.circle(img, (int(c[0]), int(c[1])), 14, (200, 200, 200), -1)
+    reg = Registrar(china_layout).detect(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    assert reg.usable and reg.message is OUTLINE_MESSAGE and reg.found == (0,)
+    corners = np.array([[[0, 0]], [[610, 0]], [[610, 540]], [[0, 540]]], float)
+    err = np.linalg.norm(cv2.perspectiveTransform(corners, reg.homography)
+                         - cv2.perspectiveTransform(corners, r.truth.homography), axis=2).max()
+    assert err < 3.0
