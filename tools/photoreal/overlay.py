@@ -1,0 +1,45 @@
+"""Debug view: draw the truth over a rendered frame using the camera saved in tables/<t>/meta.json.
+
+  .venv-photoreal/bin/python tools/photoreal/overlay.py SET STEM OUT.png [--layout ...]
+
+Green: space with pieces, blue: empty, red: occluded, yellow: partly occluded, magenta: markers.
+"""
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+import camera  # noqa: E402
+from layout_io import Layout  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("set"); ap.add_argument("stem"); ap.add_argument("out")
+    ap.add_argument("--layout", default=os.path.join(os.path.dirname(__file__), "..", "..", "vision", "layouts", "china-a.json"))
+    a = ap.parse_args()
+    L = Layout(a.layout)
+    table = a.stem.split("-")[0]
+    meta = json.load(open(os.path.join(a.set, "tables", table, "meta.json")))
+    fm = meta["frames"][a.stem]
+    cam = camera.Camera(meta["camera"]["hfov"], np.array(fm["camera_R_c2w"]), np.array(fm["camera_C"]), meta["camera"]["k1"])
+    img = cv2.imread(os.path.join(a.set, "frames", a.stem + ".jpg"))
+    tr = json.load(open(os.path.join(a.set, "truth", a.stem + ".json")))
+    for s in L.spaces:
+        P = cam.project_output(np.array([L.to_world(x, y) for x, y in L.space_outline_mm(s["id"])]))
+        sid = s["id"]
+        col = (0, 0, 255) if sid in tr["occluded"] else (0, 255, 255) if sid in tr["partly_occluded"] else (0, 255, 0) if sid in tr else (255, 0, 0)
+        cv2.polylines(img, [np.round(P).astype(np.int32)], True, col, 1, cv2.LINE_AA)
+    for mid, _ in L.markers:
+        P = cam.project_output(L.marker_corners_world(mid))
+        cv2.polylines(img, [np.round(P).astype(np.int32)], True, (255, 0, 255), 1, cv2.LINE_AA)
+    cv2.imwrite(a.out, img)
+
+
+if __name__ == "__main__":
+    main()
