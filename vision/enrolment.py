@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from scorer.core.types import Board
 
 FORMAT = "tableref-table-model/1"
+KMEANS_SEED = 20261125
 PROTOS_PER_COLOUR = 4  # lit top, walls turned from the light, shadows: a few shades per colour
 DEFAULT_FOV_DEG = 66.0
 
@@ -228,6 +229,7 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
         px = np.concatenate(parts).astype(np.float32)
         k = min(PROTOS_PER_COLOUR, max(1, len(px) // 20))
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+        cv2.setRNGSeed(KMEANS_SEED)  # the same photos always give the same model
         _, lbl, centres = cv2.kmeans(px, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
         protos[owner] = centres.astype(np.float32)
         d = np.linalg.norm(px - centres[lbl.ravel()], axis=1)

@@ -162,3 +162,15 @@ def test_a_far_board_registers_by_its_edge_and_one_marker(china_layout):
     err = np.linalg.norm(cv2.perspectiveTransform(corners, reg.homography)
                          - cv2.perspectiveTransform(corners, r.truth.homography), axis=2).max()
     assert err < 3.0
+
+
+def test_the_same_photos_always_give_the_same_model(china_layout):
+    plan = enrolment_plan(china_layout)
+    empty = render(china_layout, Board.from_counts({}), CAMERA).image
+    pieces = render(china_layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
+                    dataclasses.replace(CAMERA, seed=12)).image
+    a = model_from_photos(china_layout, empty, pieces, plan)
+    cv2.kmeans(np.random.default_rng(0).random((50, 3), np.float32), 3, None,
+               (cv2.TERM_CRITERIA_MAX_ITER, 5, 1.0), 1, cv2.KMEANS_PP_CENTERS)  # disturb OpenCV's RNG
+    b = model_from_photos(china_layout, empty, pieces, plan)
+    assert all(np.array_equal(a.colours[o], b.colours[o]) for o in a.colours)
