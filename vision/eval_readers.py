@@ -1,0 +1,122 @@
+"""Which reader reads an evaluation set's frames, and with what calibration: built once per
+table from its photos (``tables/<t>/``) or given for all (``--calibration``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from scorer.core.types import Piece
+from vision.evaluate import Warn, _image_in, load_truth, read_image
+from vision.layout import Layout
+
+
+def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: str | None = None,
+                        mode: str = "colour", tags: Mapping[int, Piece] | None = None,
+                        warn: Warn | None = None, reader: str = "table") -> Callable[[str | None], Any]:
+    """``table id (or None) -> a new reader``. Colour mode reads with ``TableReader`` and the
+    table's model: ``calibration_path`` (a table model from ``tableref vision enrol``, or an older
+    colour calibration) for every frame, else enrolled from ``tables/<t>/empty.jpg`` and
+    ``enrol.jpg`` + ``enrol.json``, else the layout's nominal artwork with a warning. Marker mode,
+    and ``reader="legacy"``, use the former ``BoardReader`` (see ``_legacy_reader_factory``)."""
+    if mode != "colour" or reader == "legacy":
+        return _legacy_reader_factory(layout, set_dir, calibration_path, mode, tags, warn)
+    from vision.enrolment import TableModel, model_from_photos, placed_from_board
+    from vision.errors import CalibrationError, NotRegistered
+    from vision.table_reader import TableReader
+
+    warn = warn or (lambda msg: None)
+
+    def enrolled(tdir: Path, empty: Path) -> Any:
+        enrol = _image_in(tdir, "enrol")
+        placed = placed_from_board(load_truth(tdir / "enrol.json", layout).board()) if enrol is not None else None
+        try:
+            return model_from_photos(layout, read_image(empty), read_image(enrol) if enrol is not None else None,
+                                     placed, empty_name=str(empty), pieces_name=str(enrol))
+        except (NotRegistered, CalibrationError) as exc:
+            # as at a real table: this table cannot be read until its photos are retaken
+            warn(f"table {tdir.name!r} cannot be enrolled, its frames count as not registered: {exc}")
+            return _NOT_ENROLLED
+
+    model_for = _per_table(set_dir, TableModel.load(calibration_path, layout) if calibration_path else None,
+                           enrolled, lambda: None, warn,
+                           "no table model given{}: using the layout's nominal artwork and pieces; "
+                           "pass --calibration or add tables/<table>/empty.jpg")
+
+    def reader_for(table: str | None):
+        model = model_for(table)
+        return _UnreadableTable(layout) if model is _NOT_ENROLLED else TableReader(layout, model)
+
+    return reader_for
+
+
+_NOT_ENROLLED = object()
+
+
+def _per_table(set_dir: str | Path, fixed: Any, build: Callable[[Path, Path], Any], fallback: Callable[[], Any],
+               warn: Warn, missing: str) -> Callable[[str | None], Any]:
+    """``table id -> what calibrates it``, built once per table: ``fixed`` for every table when
+    given, else ``build(tables/<t>/, its empty.jpg)``, else ``fallback()`` with a warning."""
+    cache: dict[str | None, Any] = {}
+
+    def get(table: str | None) -> Any:
+        if fixed is not None:
+            return fixed
+        if table not in cache:
+            tdir = Path(set_dir) / "tables" / (table or "")
+            empty = _image_in(tdir, "empty") if table else None
+            if empty is None:
+                warn(missing.format(" for table " + repr(table) if table else ""))
+                cache[table] = fallback()
+            else:
+                cache[table] = build(tdir, empty)
+        return cache[table]
+
+    return get
+
+
+class _UnreadableTable:
+    """The reader of a table whose enrolment photos could not be used: nothing is registered."""
+
+    def __init__(self, layout: Layout):
+        self.layout = layout
+
+    def read(self, frame: np.ndarray, at: float | None = None) -> Any:
+        from vision.detection import Detection, Mode, SpaceResult
+        from vision.registration import Registration, RegistrationStatus
+
+        reg = Registration(RegistrationStatus.MARKERS_MISSING, None)
+        return Detection(at or 0.0, Mode.COLOUR, reg, tuple(SpaceResult(sp.id, (), 0.0, True) for sp in self.layout.spaces))
+
+
+def _legacy_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: str | None = None,
+                           mode: str = "colour", tags: Mapping[int, Piece] | None = None,
+                           warn: Warn | None = None) -> Callable[[str | None], Any]:
+    """``table id (or None) -> a new reader`` (a fresh reader state per call; the calibration is
+    built once per table). With ``calibration_path``: that calibration for every frame; else,
+    for a table with ``tables/<t>/empty.jpg``: calibrated from it (and from ``enrol.jpg`` with
+    ``enrol.json`` when present) as ``tableref vision calibrate`` does; else the default
+    calibration, with a warning."""
+    from vision.calibration import Calibration, default_calibration
+    from vision.photo_calibration import calibration_from_photos
+    from vision.reader import BoardReader
+
+    warn = warn or (lambda msg: None)
+
+    def calibrated(tdir: Path, empty: Path) -> Any:
+        enrol = _image_in(tdir, "enrol")
+        board = load_truth(tdir / "enrol.json", layout).board() if enrol is not None else None
+        return calibration_from_photos(layout, read_image(empty), read_image(enrol) if enrol is not None else None,
+                                       board, empty_name=str(empty), samples_name=str(enrol))
+
+    calibration_for = _per_table(set_dir, Calibration.load(calibration_path) if calibration_path else None,
+                                 calibrated, lambda: default_calibration(layout), warn,
+                                 "no calibration given{}: using the default calibration (the renderer's board "
+                                 "artwork); pass --calibration or add tables/<table>/empty.jpg")
+
+    def reader_for(table: str | None):
+        return BoardReader(layout, mode=mode, calibration=calibration_for(table), tag_map=tags)
+
+    return reader_for
