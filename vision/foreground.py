@@ -87,20 +87,25 @@ class Foreground:
     def lab_of(corrected: np.ndarray) -> np.ndarray:
         return cv2.cvtColor(cv2.GaussianBlur(corrected, (0, 0), 0.7), cv2.COLOR_BGR2LAB).astype(np.float32)
 
-    def measure(self, corrected: np.ndarray) -> ForegroundMaps:
+    def measure(self, corrected: np.ndarray, roi: tuple[int, int, int, int] | None = None,
+                noise: float | None = None) -> ForegroundMaps:
+        """``roi`` (x0, y0, x1, y1): ``corrected`` is that part of the board only; ``noise``: the
+        noise scale to use (a part of the board, mostly pieces, cannot measure it)."""
         lab = self.lab_of(corrected)
         L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-        chroma = self._outside(a, self.lo[1], self.hi[1]) + self._outside(b, self.lo[2], self.hi[2])
-        raw = np.abs(a - self.ref[..., 1]) + np.abs(b - self.ref[..., 2])
-        # the board is mostly bare: the median raw difference is the noise (plus JPEG, demosaicing)
-        sub = raw[::4, ::4]
-        noise = float(np.median(sub)) * 1.5 + 0.5
+        sl = (slice(None), slice(None)) if roi is None else (slice(roi[1], roi[3]), slice(roi[0], roi[2]))
+        ref, lo, hi = self.ref[sl], [v[sl] for v in self.lo], [v[sl] for v in self.hi]
+        chroma = self._outside(a, lo[1], hi[1]) + self._outside(b, lo[2], hi[2])
+        if noise is None:
+            raw = np.abs(a - ref[..., 1]) + np.abs(b - ref[..., 2])
+            # the board is mostly bare: the median raw difference is the noise (plus JPEG, demosaicing)
+            noise = float(np.median(raw[::4, ::4])) * 1.5 + 0.5
         piece_t = max(MIN_PIECE_CHROMA, PIECE_SIGMAS * noise)
         weak_t = max(MIN_WEAK_CHROMA, WEAK_SIGMAS * noise)
-        darker = self.lo[0] - L
-        dark = (L < DARK_RATIO * self.lo[0]) & (darker > DARK_MIN_DROP)
-        lnoise = float(np.median(np.abs(L - self.ref[..., 0])[::4, ::4])) * 1.5 + 0.5
-        dl = self._outside(L, self.lo[0], self.hi[0])
+        darker = lo[0] - L
+        dark = (L < DARK_RATIO * lo[0]) & (darker > DARK_MIN_DROP)
+        lnoise = float(np.median(np.abs(L - ref[..., 0])[::4, ::4])) * 1.5 + 0.5
+        dl = self._outside(L, lo[0], hi[0])
         weak_chroma = chroma > weak_t
         weak = weak_chroma | (dl > max(10.0, 4.0 * lnoise))
         strict = (chroma > STRICT_SIGMAS * noise) & (chroma > MIN_PIECE_CHROMA) | dark

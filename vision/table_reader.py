@@ -17,7 +17,7 @@ import numpy as np
 from vision.calibration import PX_PER_MM, default_calibration
 from vision.change import ChangeWatcher
 from vision.colour_classes import ColourClassifier
-from vision.counting import Counter_, MassMeter
+from vision.counting import Counter_, MassMeter, SpaceCount
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
 from vision.foreground import Foreground, LightNormaliser, grow_pieces
@@ -27,6 +27,10 @@ from vision.pose_refine import PoseRefiner, print_registration
 from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
 from vision.structure import PrintWatcher
 
+PARTIAL_REACH_MM = 30.0  # spaces this close to a change are read again (a leaning piece, a shadow)
+PARTIAL_MARGIN_MM = 25.0  # the crop around them: whole pieces, with their fringe
+PARTIAL_MAX_SHARE = 0.35  # of the board: a bigger crop is read as a full read
+PARTIAL_HAND_SHARE = 0.5  # unexplained evidence of this many pieces' area in the crop: read everything
 SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belongs to it
 
 
@@ -65,6 +69,7 @@ class TableReader:
         self._last: Detection | None = None
         self._maps: tuple | None = None
         self._pose: np.ndarray | None = None  # the last homography that read the board
+        self._noise = 0.0  # the last full read's noise scale
         self.refiner = PoseRefiner(model.reference, self.s)
 
     def reset(self) -> None:
@@ -101,6 +106,68 @@ class TableReader:
         return lab
 
     # ------------------------------------------------------------------ per frame
+    def _read_part(self, frame: np.ndarray, reg: Registration, thumb: np.ndarray, at: float, t0: float,
+                   t_reg: float) -> Detection | None:
+        """Only part of the board changed (a piece moved): read the spaces near the change again,
+        in a crop, with the last full read's light and noise; keep the others. None: read it all
+        (much changed, or anything in the crop that might be a hand: a full read judges it)."""
+        if self._last is None or self._last.occluded:
+            return None  # a hand was there: where it left, the full read sees it all again
+        pts = self.change.changed_points_mm(thumb, reg)
+        if pts is None or self.light.gain is None or not len(pts):
+            return None
+        centres = self.counter.centres
+        radii = np.array([sp.radius or 20.0 for sp in self.layout.spaces])
+        d = np.linalg.norm(pts[:, None, :] - centres[None, :, :], axis=2) - radii[None, :]
+        redo = np.flatnonzero((d <= PARTIAL_REACH_MM).any(axis=0))
+        if not len(redo):
+            return None
+        boxes = np.array([self.space_masks[i][0] for i in redo])
+        h, w = self.model.reference.shape[:2]
+        m = int(round(PARTIAL_MARGIN_MM * self.s))
+        x0, y0 = np.maximum(boxes[:, :2].min(axis=0) - m, 0)
+        x1, y1 = np.minimum(boxes[:, 2:].max(axis=0) + m, [w, h])
+        if (x1 - x0) * (y1 - y0) > PARTIAL_MAX_SHARE * w * h:
+            return None
+        if self._maps is None or self._maps[0] is not reg.homography or self._maps[1] != frame.shape:
+            self._rectify(frame, reg.homography)  # builds the maps for this homography
+        rect = cv2.remap(frame, self._maps[2][y0:y1, x0:x1], self._maps[3][y0:y1, x0:x1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+        corrected = cv2.multiply(rect, self.light.gain[y0:y1, x0:x1], dtype=cv2.CV_8U)
+        roi = (int(x0), int(y0), int(x1), int(y1))
+        maps = self.fg.measure(corrected, roi, self._noise)
+        strict = self.colours.classify(maps.lab, maps.strict)
+        known = cv2.dilate((strict >= 0).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        loose = (strict == -1) | (maps.weak_chroma & ~known)
+        if loose.sum() > PARTIAL_HAND_SHARE * self.occlusion.piece_px:
+            return None  # perhaps a hand: the full read decides
+        labels = np.full((h, w), -2, np.int16)
+        labels[y0:y1, x0:x1] = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps,
+                                           len(self.colours.owners), self.colours.neutral)
+        lab = np.zeros((h, w, 3), np.float32)
+        lab[y0:y1, x0:x1] = maps.lab
+        cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
+        counts, _ = self.counter.count(labels, np.zeros((h, w), bool), cam, frozenset(),
+                                       MassMeter(lab, self.fg.ref, labels, self._owner_colours))
+        prev = self._last
+        assert prev is not None
+        spaces = list(prev.spaces)
+        for i in redo:
+            spaces[i] = self._space_result(i, counts.get(int(i)))
+        t_end = time.perf_counter()
+        det = Detection(at, self.mode, reg, tuple(spaces), prev.off_space,
+                        {"registration": (t_reg - t0) * 1e3, "total": (t_end - t0) * 1e3}, partial=len(redo))
+        self._last = det
+        self.change.remember(thumb)
+        return det
+
+    def _space_result(self, i: int, c: SpaceCount | None) -> SpaceResult:
+        sid = self.layout.spaces[i].id
+        if c is None:
+            return SpaceResult(sid, (), 1.0)
+        return SpaceResult(sid, tuple(sorted(c.pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
+                           round(c.confidence, 3))
+
     def _register_by_print(self, gray: np.ndarray, reg: Registration) -> Registration:
         """Too few markers: the last good pose (or the enrolment photo's), refined on the print."""
         size = (gray.shape[1], gray.shape[0])
@@ -156,10 +223,15 @@ class TableReader:
             return Detection(at, self.mode, reg, prev.spaces, prev.off_space,
                              {"registration": (t_reg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3},
                              reused=True)
+        if self._last is not None and not reg.fresh:
+            partial = self._read_part(frame, reg, thumb, at, t0, t_reg)
+            if partial is not None:
+                return partial
         rect = self._rectify(frame, reg.homography)
         corrected = self.light.correct(rect)
         t_rect = time.perf_counter()
         maps = self.fg.measure(corrected)
+        self._noise = maps.noise
         labels = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps, len(self.colours.owners),
                              self.colours.neutral)
         t_cls = time.perf_counter()
@@ -174,12 +246,7 @@ class TableReader:
             if i in occ.spaces:
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
                 continue
-            c = counts.get(i)
-            if c is None:
-                spaces.append(SpaceResult(sp.id, (), 1.0))
-            else:
-                spaces.append(SpaceResult(sp.id, tuple(sorted(c.pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
-                                          round(c.confidence, 3)))
+            spaces.append(self._space_result(i, counts.get(i)))
         t_end = time.perf_counter()
         det = Detection(at, self.mode, reg, tuple(spaces), tuple(off), {
             "registration": (t_reg - t0) * 1e3, "rectify": (t_rect - t_reg) * 1e3, "classify": (t_cls - t_rect) * 1e3,
