@@ -85,15 +85,17 @@ class OcclusionFinder:
             is_hand[0] = False
             if is_hand.any():
                 hand = is_hand[lbl]
-        big = self._big_one_colour(labels)
-        hand |= big
+        lbl_c, areas = _colour_components(labels)
+        big = areas > ONE_COLOUR_PIECES * self.piece_px
+        big[0] = False
+        if big.any():
+            hand |= big[lbl_c]
         if not hand.any():
             return Occlusion(hand, frozenset())
         # the hand grows into what lies within a finger's reach, a few times over (a wrist or a
         # cuff can break the evidence between arm and palm): weak or unexplained evidence, and
         # blobs of piece colour bigger than any one piece (skin can look like a piece colour)
-        lbl, areas = _colour_components(labels)
-        too_big = areas > GROW_INTO_PIECES * self.piece_px
+        lbl, too_big = lbl_c, areas > GROW_INTO_PIECES * self.piece_px
         too_big[0] = False
         loose = (unexplained > 0) | maps.weak_chroma
         for _ in range(GROW_ROUNDS):
@@ -112,17 +114,6 @@ class OcclusionFinder:
             if (grown[y0:y1, x0:x1] & m).any():
                 hit.add(i)
         return Occlusion(grown > 0, frozenset(hit))
-
-    def _big_one_colour(self, labels: np.ndarray) -> np.ndarray:
-        out = np.zeros(labels.shape, bool)
-        for oi in np.unique(labels[labels >= 0]):
-            m = (labels == oi).astype(np.uint8)
-            n, lbl, stats, _ = components(m)
-            big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > ONE_COLOUR_PIECES * self.piece_px)
-            big = big[big > 0]
-            if big.size:
-                out |= np.isin(lbl, big)
-        return out
 
 
 def _colour_components(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -232,10 +232,10 @@ class TableReader:
         t_rect = time.perf_counter()
         maps = self.fg.measure(corrected)
         self._noise = maps.noise
-        labels = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps, len(self.colours.owners),
-                             self.colours.neutral)
+        raw = self.colours.classify(maps.lab, maps.piece)
+        labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral)
         t_cls = time.perf_counter()
-        strict_labels = self.colours.classify(maps.lab, maps.strict)
+        strict_labels = np.where(maps.strict, raw, np.int16(-2))  # strict is within piece: no second lookup
         occ = self.occlusion.find(maps, strict_labels, self.print_watcher.lost(maps.lab[..., 0]))
         t_occ = time.perf_counter()
         cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
