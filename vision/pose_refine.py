@@ -71,8 +71,10 @@ class PoseRefiner:
         half = self.p // 2
         for cx, cy in self.centres:
             x0, y0 = int(cx) - half, int(cy) - half
-            a = self.template[y0:y0 + self.p, x0:x0 + self.p]
-            b = rect[y0:y0 + self.p, x0:x0 + self.p]
+            # copies: OpenCV 5's phaseCorrelate writes into a non-contiguous input (it damaged
+            # the empty board's template, frame after frame)
+            a = np.ascontiguousarray(self.template[y0:y0 + self.p, x0:x0 + self.p])
+            b = np.ascontiguousarray(rect[y0:y0 + self.p, x0:x0 + self.p])
             if a.shape != (self.p, self.p) or b.shape != a.shape:
                 continue
             (dx, dy), response = cv2.phaseCorrelate(a, b, self.window)
