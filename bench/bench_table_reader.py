@@ -37,7 +37,8 @@ SETS = (("photoreal tune", ROOT / "evalsets" / "photoreal-china-a" / "tune"),
 
 
 def _evaluate(name: str, root: Path, layout) -> dict | None:
-    from vision.evaluate import evaluate_set, load_set, make_reader_factory, summarise
+    from vision.eval_readers import make_reader_factory
+    from vision.evaluate import evaluate_set, load_set, summarise
 
     if not (root / "frames").is_dir():
         print(f"{name}: no set at {root}")
@@ -67,7 +68,7 @@ def _line(name: str, m: dict) -> str:
 def _speed(layout, rounds: int) -> None:
     from scorer.core.types import Board
     from vision.enrolment import enrolment_plan, model_from_photos
-    from vision.render import Conditions, random_board, render
+    from vision.render import Conditions, random_board, render, without_piece
     from vision.table_reader import TableReader
 
     cv2.setNumThreads(1)
@@ -92,15 +93,7 @@ def _speed(layout, rounds: int) -> None:
         a, again = noisy(first.image), noisy(first.image)
         # one piece taken away, everything else where it was
         gone = first.truth.placements[int(rng.integers(len(first.truth.placements)))]
-        rest = [p for p in first.truth.placements if p is not gone]
-        without = render(layout, board.with_removed(gone.space, gone.piece), dataclasses.replace(clean, seed=100 + r),
-                         placements=rest).image
-        # the renderer's shading is not bit-identical between calls: change only where the piece was
-        c = cv2.perspectiveTransform(np.array([[[gone.x, gone.y]]], float), first.truth.homography).reshape(2)
-        x, y, rad = int(c[0]), int(c[1]), 40
-        moved = first.image.copy()
-        moved[y - rad:y + rad, x - rad:x + rad] = without[y - rad:y + rad, x - rad:x + rad]
-        b = noisy(moved)
+        b = noisy(without_piece(layout, first, gone))
         reader = TableReader(layout, model)
         t0 = time.perf_counter(); reader.read(a); full.append(time.perf_counter() - t0)
         t0 = time.perf_counter(); d = reader.read(again); unmoved.append(time.perf_counter() - t0)

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
-from vision.calibration import Calibration, nominal_model, rectified_size
+from vision.calibration import Calibration, ColourModel, nominal_model, rectified_size
 from vision.errors import CalibrationError
 from vision.foreground import Foreground, LightNormaliser
 from vision.geometry import camera_from_homography, estimate_fov
@@ -145,23 +145,24 @@ def nominal_sizes(layout: Layout) -> dict[Piece, PieceSize]:
                          layout.pieces[p.kind].footprint == "circle", False) for p in piece_types(layout)}
 
 
-def _nominal_colours(layout: Layout, reference: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, float]]:
-    from vision.calibration import board_white_balance
-
-    model = nominal_model(layout, board_white_balance(reference, layout))
+def _colours_by_owner(model: ColourModel) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """A colour calibration's prototypes grouped by owner (``red``, ``neutral``), with the
+    default spread: what a table model holds when the pieces were not enrolled."""
     colours: dict[str, list] = {}
     for proto, ci in zip(model.protos, model.proto_class):
-        owner = model.classes[int(ci)].split(":", 1)[0]
-        colours.setdefault(owner, []).append(proto)
+        colours.setdefault(model.classes[int(ci)].split(":", 1)[0], []).append(proto)
     return {k: np.asarray(v, np.float32) for k, v in colours.items()}, {k: 12.0 for k in colours}
 
 
+def _nominal_colours(layout: Layout, reference: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    from vision.calibration import board_white_balance
+
+    return _colours_by_owner(nominal_model(layout, board_white_balance(reference, layout)))
+
+
 def from_calibration(cal: Calibration, layout: Layout) -> TableModel:
-    colours: dict[str, list] = {}
-    for proto, ci in zip(cal.model.protos, cal.model.proto_class):
-        colours.setdefault(cal.model.classes[int(ci)].split(":", 1)[0], []).append(proto)
-    return TableModel(layout.id, cal.px_per_mm, cal.reference, {k: np.asarray(v, np.float32) for k, v in colours.items()},
-                      {k: 12.0 for k in colours}, nominal_sizes(layout), False,
+    colours, spreads = _colours_by_owner(cal.model)
+    return TableModel(layout.id, cal.px_per_mm, cal.reference, colours, spreads, nominal_sizes(layout), False,
                       notes=(f"from colour calibration ({cal.source}); piece sizes nominal",))
 
 
@@ -238,7 +239,7 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
 
     owners = sorted(protos)
     labels = np.full((h, w), -2, np.int16)  # nothing else is on the board: the fringe is the piece's
-    meter = MassMeter(fg.lab_of(corrected), fg.ref, labels, [protos[o].mean(axis=0) for o in owners])
+    meter = MassMeter(lab, fg.ref, labels, [protos[o].mean(axis=0) for o in owners])
     for piece, lbl, stat, centre in found:
         spec = layout.pieces[piece.kind]
         area = meter.area(owners.index(str(piece.owner)), lbl, int(lbl.max()), stat) / px_per_mm ** 2

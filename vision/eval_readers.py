@@ -45,9 +45,17 @@ def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: s
                            "no table model given{}: using the layout's nominal artwork and pieces; "
                            "pass --calibration or add tables/<table>/empty.jpg")
 
+    readers: dict[str | None, Any] = {}
+
     def reader_for(table: str | None):
-        model = model_for(table)
-        return _UnreadableTable(layout) if model is _NOT_ENROLLED else TableReader(layout, model)
+        """A reader as if new: built once per table (its lookup tables and space maps take
+        longer than a read), and reset for every frame."""
+        if table not in readers:
+            model = model_for(table)
+            readers[table] = _UnreadableTable(layout) if model is _NOT_ENROLLED else TableReader(layout, model)
+        reader = readers[table]
+        reader.reset()
+        return reader
 
     return reader_for
 
@@ -82,6 +90,9 @@ class _UnreadableTable:
 
     def __init__(self, layout: Layout):
         self.layout = layout
+
+    def reset(self) -> None:
+        pass
 
     def read(self, frame: np.ndarray, at: float | None = None) -> Any:
         from vision.detection import Detection, Mode, SpaceResult

@@ -4,7 +4,7 @@ eval``; the set format and the metrics are described in docs/vision-eval.md).
 Pure logic, no printing: loading and validating a set (``load_set``), scoring one frame from its
 truth and the reader's space results (``score_frame``), reading a whole set (``evaluate_set``)
 and adding the frames up (``summarise``). Which reader reads a table's frames is decided by ONE
-function, ``make_reader_factory``.
+function, ``vision.eval_readers.make_reader_factory``.
 """
 
 from __future__ import annotations
@@ -499,10 +499,3 @@ def _short(tokens: Sequence[str]) -> str:
     c = Counter(tokens)
     return ",".join(f"{n}{t.split(':')[0][:3]}:{t.split(':')[1][:3]}" if n > 1 else f"{t.split(':')[0][:3]}:{t.split(':')[1][:3]}"
                     for t, n in sorted(c.items()))
-
-
-def make_reader_factory(*args: Any, **kwargs: Any) -> Callable[[str | None], Any]:
-    """See ``vision.eval_readers.make_reader_factory`` (kept here for callers of this module)."""
-    from vision.eval_readers import make_reader_factory as factory
-
-    return factory(*args, **kwargs)

@@ -101,6 +101,18 @@ def _obliqueness(H: np.ndarray, layout: Layout) -> float:
     return worst
 
 
+def _collect(corners, ids, wanted: set[int], found: dict[int, np.ndarray], scale: float = 1.0) -> None:
+    """Add the wanted markers of a detection (first one of each id) to ``found``, in the
+    coordinates of a frame ``scale`` times smaller than the one detected in (pixel centres)."""
+    if ids is None:
+        return
+    for c, i in zip(corners, ids.ravel()):
+        i = int(i)
+        if i in wanted and i not in found:
+            pts = c.reshape(4, 2)
+            found[i] = pts if scale == 1.0 else ((pts + 0.5) / scale - 0.5).astype(np.float32)
+
+
 class Registrar:
     """Keeps the board's homography across frames. ``update(gray)`` per frame."""
 
@@ -227,24 +239,14 @@ class Registrar:
             gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
         self.full_detections += 1
         size = (gray.shape[1], gray.shape[0])
-        corners, ids, _ = self.detector.detectMarkers(gray)
         wanted = {m.id for m in self.layout.markers}
         found: dict[int, np.ndarray] = {}
-        if ids is not None:
-            for c, i in zip(corners, ids.ravel()):
-                i = int(i)
-                if i in wanted and i not in found:
-                    found[i] = c.reshape(4, 2)
+        _collect(*self.detector.detectMarkers(gray)[:2], wanted, found)
         if len(found) < 3 and max(size) <= UPSCALE_MAX_SIDE:
             # small markers (a board far from the camera, or its far corners seen at a slant):
             # the whole frame again at twice the size, with the finer threshold windows
             up = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-            corners, ids, _ = self._upscaled.detectMarkers(up)
-            if ids is not None:
-                for c, i in zip(corners, ids.ravel()):
-                    i = int(i)
-                    if i in wanted and i not in found:
-                        found[i] = (c.reshape(4, 2) / 2.0 - 0.25).astype(np.float32)
+            _collect(*self._upscaled.detectMarkers(up)[:2], wanted, found, scale=2.0)
         if len(found) == 3:
             self._search_missing(gray, found, wanted)
         elif 0 < len(found) < 3:

@@ -616,6 +616,21 @@ def _covered(layout: Layout, cam: Camera, hand_mask: np.ndarray, piece_masks: Ma
 # --------------------------------------------------------------------------------------------
 # random scenes
 
+def without_piece(layout: Layout, first: Rendered, gone: Placement, radius_px: int = 40) -> np.ndarray:
+    """``first``'s frame with one placed piece taken away and nothing else changed (a move, for
+    change detection). The renderer's shading is not bit-identical between calls, so only the
+    part of the frame around the piece comes from a new render."""
+    rest = [p for p in first.truth.placements if p is not gone]
+    without = render(layout, first.truth.board.with_removed(gone.space, gone.piece), first.conditions,
+                     placements=rest).image
+    c = cv2.perspectiveTransform(np.array([[[gone.x, gone.y]]], float), first.truth.homography).reshape(2)
+    x, y, r = int(c[0]), int(c[1]), radius_px
+    out = first.image.copy()
+    y0, x0 = max(0, y - r), max(0, x - r)
+    out[y0:y + r, x0:x + r] = without[y0:y + r, x0:x + r]
+    return out
+
+
 def random_conditions(layout: Layout, rng: np.random.Generator, *, size: tuple[int, int] = (1280, 720),
                       hand_probability: float = 0.3, strength: float = 1.0) -> Conditions:
     """Draw a frame's conditions: camera pose, light, shadows, hand, blur, noise, JPEG.

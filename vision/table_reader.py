@@ -129,12 +129,9 @@ class TableReader:
         x1, y1 = np.minimum(boxes[:, 2:].max(axis=0) + m, [w, h])
         if (x1 - x0) * (y1 - y0) > PARTIAL_MAX_SHARE * w * h:
             return None
-        if self._maps is None or self._maps[0] is not reg.homography or self._maps[1] != frame.shape:
-            self._rectify(frame, reg.homography)  # builds the maps for this homography
-        rect = cv2.remap(frame, self._maps[2][y0:y1, x0:x1], self._maps[3][y0:y1, x0:x1], cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
-        corrected = cv2.multiply(rect, self.light.gain[y0:y1, x0:x1], dtype=cv2.CV_8U)
         roi = (int(x0), int(y0), int(x1), int(y1))
+        rect = self._rectify(frame, reg.homography, roi)
+        corrected = cv2.multiply(rect, self.light.gain[y0:y1, x0:x1], dtype=cv2.CV_8U)
         maps = self.fg.measure(corrected, roi, self._noise)
         strict = self.colours.classify(maps.lab, maps.strict)
         known = cv2.dilate((strict >= 0).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
@@ -181,14 +178,24 @@ class TableReader:
         self._pose = got[0]
         return print_registration(got[0], reg.missing, reg.found, size)
 
-    def _rectify(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
+    def _remap_maps(self, frame: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Board pixel -> frame pixel maps, cached while the homography stays."""
         if self._maps is None or self._maps[0] is not H or self._maps[1] != frame.shape:
             h, w = self.model.reference.shape[:2]
             xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) / self.s, np.arange(h, dtype=np.float32) / self.s)
             mapped = cv2.perspectiveTransform(np.dstack([xs, ys]), H.astype(np.float64))
             m1, m2 = cv2.convertMaps(mapped[..., 0].copy(), mapped[..., 1].copy(), cv2.CV_16SC2)
             self._maps = (H, frame.shape, m1, m2)
-        return cv2.remap(frame, self._maps[2], self._maps[3], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return self._maps[2], self._maps[3]
+
+    def _rectify(self, frame: np.ndarray, H: np.ndarray,
+                 roi: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """The board (or its ``roi``: x0, y0, x1, y1 in board pixels) as seen from above."""
+        m1, m2 = self._remap_maps(frame, H)
+        if roi is not None:
+            x0, y0, x1, y1 = roi
+            m1, m2 = m1[y0:y1, x0:x1], m2[y0:y1, x0:x1]
+        return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def read(self, frame: np.ndarray, at: float | None = None, detail: object = None) -> Detection:
         """Read one frame (BGR). ``detail`` is accepted for the marker reader's interface and unused."""

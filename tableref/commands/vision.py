@@ -320,7 +320,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.errors import FrameSetError
-    from vision.evaluate import evaluate_set, failure_image, load_set, make_reader_factory, summarise
+    from vision.eval_readers import make_reader_factory
+    from vision.evaluate import evaluate_set, failure_image, load_set, summarise
     from vision.layout import load_layout
 
     if args.limit is not None and args.limit < 1:

@@ -20,7 +20,7 @@ from tableref.cli import main
 from vision.enrolment import TableModel, enrolment_plan, model_from_photos
 from vision.errors import CalibrationError
 from vision.registration import RegistrationStatus
-from vision.render import Conditions, Hand, random_board, render
+from vision.render import Conditions, Hand, random_board, render, without_piece
 from vision.table_reader import TableReader
 
 CAMERA = Conditions(size=(1280, 720), fov_deg=62.0, fill=0.86, tilt_deg=14.0, tilt_azimuth_deg=30.0,
@@ -186,14 +186,7 @@ def test_one_piece_moved_is_read_in_part_and_matches_a_full_read(china_layout, t
     noisy = lambda img: np.clip(img + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8)
     for k in range(3):
         gone = first.truth.placements[k * 7]
-        rest = [p for p in first.truth.placements if p is not gone]
-        without = render(china_layout, board.with_removed(gone.space, gone.piece), clean, placements=rest).image
-        # the renderer's shading is not bit-identical between calls: change only where the piece was
-        c = cv2.perspectiveTransform(np.array([[[gone.x, gone.y]]], float), first.truth.homography).reshape(2)
-        x, y, r = int(c[0]), int(c[1]), 40
-        after_clean = first.image.copy()
-        after_clean[y - r:y + r, x - r:x + r] = without[y - r:y + r, x - r:x + r]
-        after = noisy(after_clean)
+        after = noisy(without_piece(china_layout, first, gone))
         reader = TableReader(china_layout, table)
         reader.read(noisy(first.image))
         det = reader.read(after)
