@@ -7,6 +7,8 @@ system can be watched without a browser). ``lang`` picks English, Chinese or bot
 
 from __future__ import annotations
 
+from tableref.lang import BOTH, show
+
 import sys
 import threading
 from typing import Any, Callable, TextIO
@@ -30,13 +32,14 @@ _TAGS = {
 
 
 def _pick(msg: Any, lang: str) -> str:
+    """A message's JSON in ``lang``: a language tag, ``zh`` (Simplified), ``both`` (English and Simplified)
+    or several tags joined with ``+``."""
     if not isinstance(msg, dict):
         return ""
-    if lang == "en":
-        return str(msg.get("en", ""))
     if lang == "zh":
-        return str(msg.get("zh", ""))
-    return f"{msg.get('en', '')} / {msg.get('zh', '')}"
+        lang = "zh-Hans"
+    langs = BOTH if lang == "both" else tuple(lang.split("+"))
+    return show(msg, langs)
 
 
 def format_event(event: TableEvent, lang: str = "both") -> str | None:

@@ -15,6 +15,17 @@ if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
     settings.load_profile("ci")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true", default=False,
+                     help="soak mode: the engines' self-check tests play thousands of games instead of a few seconds' worth")
+
+
+@pytest.fixture(scope="session")
+def long_run(request: pytest.FixtureRequest) -> bool:
+    """True under ``--long``: tests that sample random games play many more of them."""
+    return bool(request.config.getoption("--long"))
+
+
 class _ErrorCatcher(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.ERROR)

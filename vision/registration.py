@@ -225,10 +225,14 @@ class Registrar:
                         self.current = better
                         return better
                 hidden = tuple(sorted(set(self._patches) - set(same)))
-                missing = tuple(sorted(set(cur.missing) | set(hidden)))
+                # a marker hidden while tracked (a hand over it) is back once its spot looks as
+                # it did when the marker was seen; otherwise it stayed "missing" until a bump
+                back = set(same) & set(cur.missing)
+                missing = tuple(sorted((set(cur.missing) - back) | set(hidden)))
+                found = tuple(sorted((set(cur.found) | back) - set(hidden)))
                 status = RegistrationStatus.OK if not missing else RegistrationStatus.PARTIAL
-                self.current = Registration(status, cur.homography, tuple(m for m in cur.found if m not in hidden),
-                                            missing, cur.error_px, cur.obliqueness, False, size, _MESSAGES[status])
+                self.current = Registration(status, cur.homography, found, missing, cur.error_px, cur.obliqueness,
+                                            False, size, _MESSAGES[status])
                 return self.current
         self.current = self.detect(gray)
         return self.current

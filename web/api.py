@@ -7,10 +7,11 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from scorer.core import SetupOptions, all_games, get_game
+from scorer.core import SetupOptions, all_games, get_game, safejson
 from scorer.core.schema import validate as validate_schema
 from scorer.core.types import InvalidRecord, Message, TableRefError
 from tableref.service import CommandResult
+from scorer.core import i18n as core_i18n
 from web import i18n, validation
 from web.app import csrf_token, ctx, current_lang, is_admin, log_in, log_out, require_admin
 from web.boards import CHINA_PIECES, CHINA_PLAYERS_RGB, default_markers
@@ -21,7 +22,13 @@ api = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _body(schema: dict[str, Any]) -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    raw = request.get_data(cache=True) if request.is_json else b""
+    data = None
+    if raw.strip():
+        try:  # one loader for every outside document: a nesting bomb is a 400, not a RecursionError
+            data = safejson.loads(raw, "request body")
+        except InvalidRecord as exc:
+            raise BadInput(Message(f"The request body is not usable JSON: {exc}", f"请求内容不是可用的 JSON：{exc}")) from None
     if data is None and request.content_length in (None, 0) and schema is validation.EMPTY:
         data = {}
     if data is None:
@@ -80,7 +87,8 @@ def scores() -> Response:
 def history() -> Response:
     bus = ctx().service.events()
     last = bus.last_id
-    return jsonify({"events": ctx().service.history(), "event_id": last})
+    events = [{**h, "at_text": core_i18n.at_texts(h.get("at"))} for h in ctx().service.history()]
+    return jsonify({"events": events, "event_id": last})
 
 
 @api.get("/events")
@@ -232,7 +240,14 @@ def pin_change() -> Response:
 @api.post("/game/new")
 def new_game() -> tuple[Response, int]:
     actor = require_admin()
-    body = _body(validation.NEW_GAME)
+    game, setup = checked_setup(_body(validation.NEW_GAME))
+    return start_game(game, setup, actor)
+
+
+def checked_setup(body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """A new-game body (``validation.NEW_GAME``) as ``(game, setup)``, checked against the game's
+    setup schema and dry-run through ``setup()``; ``BadInput`` with the reason otherwise. Shared by
+    the New game form and the first-run wizard (which checks the choices when they are made)."""
     try:
         game = get_game(body["game"])
     except KeyError:
@@ -275,6 +290,11 @@ def new_game() -> tuple[Response, int]:
         game.setup(SetupOptions.from_json(setup))  # dry run: refuse here, with the reason, not at the table
     except InvalidRecord as exc:
         raise BadInput(Message(f"Cannot set up this game: {exc}", f"无法这样开始游戏：{exc}")) from None
+    return game, setup
+
+
+def start_game(game: Any, setup: dict[str, Any], actor: str) -> tuple[Response, int]:
+    """Hand a checked setup to the service (a refusal there is a bilingual 400/409)."""
     try:
         res = ctx().service.new_game(dict(setup, game=game.id), actor)
     except TableRefError as exc:
@@ -415,7 +435,71 @@ def settings_get() -> Response:
 @api.post("/settings")
 def settings_set() -> Response:
     require_admin()
-    body = _body(validation.SETTINGS)
+    body = _body(validation.settings_schema())
     if "table_name" in body:
         body["table_name"] = body["table_name"].strip()
     return jsonify({"ok": True, "settings": ctx().settings.update(body)})
+
+
+# -- results leave the table ---------------------------------------------------------------------
+
+def _download(body: str, mimetype: str, name: str) -> Response:
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                                      "Cache-Control": "no-store"})
+
+
+def _file_stem() -> str:
+    snap = ctx().service.snapshot()
+    return f"{snap.get('game') or 'game'}-{snap.get('game_no') or 1}"
+
+
+@api.get("/export/record")
+def export_record() -> Response:
+    """The game as the JSON record ``tableref score`` reads (a download)."""
+    import json
+
+    doc = _optional("export_record")()
+    return _download(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", "application/json", f"{_file_stem()}.json")
+
+
+@api.get("/export/csv")
+def export_csv() -> Response:
+    """Every stored event of the game with each player's total after it (a download)."""
+    return _download(_optional("export_csv")(), "text/csv", f"{_file_stem()}.csv")
+
+
+@api.get("/export/bgstats")
+def export_bgstats() -> Response:
+    """A finished game as Board Game Stats' createPlay JSON and the link that opens the app's import."""
+    from tableref.bgstats import NotFinished, createplay_url
+
+    try:
+        play = _optional("export_bgstats")(current_lang())
+    except NotFinished:
+        raise Conflict(Message("The game is not over yet: only a finished game can be sent to BG Stats.",
+                               "游戏尚未结束：只有结束的游戏才能发送到 BG Stats。"), code="not_finished") from None
+    return jsonify({"play": play, "url": createplay_url(play)})
+
+
+# -- inferred move orders ------------------------------------------------------------------------
+
+ORDER_CONFIRM = {"type": "object", "required": ["group"], "additionalProperties": False,
+                 "properties": {"group": {"type": "integer", "minimum": 0}}}
+ORDER_CHOOSE = {"type": "object", "required": ["group", "index"], "additionalProperties": False,
+                "properties": {"group": {"type": "integer", "minimum": 0}, "index": {"type": "integer", "minimum": 0, "maximum": 16}}}
+
+
+@api.post("/order/confirm")
+def order_confirm() -> tuple[Response, int]:
+    """Confirm the order the referee inferred for moves that appeared at once (snapshot ``order_check``)."""
+    actor = require_admin()
+    body = _body(ORDER_CONFIRM)
+    return _result(_optional("confirm_order")(body["group"], actor))
+
+
+@api.post("/order/choose")
+def order_choose() -> tuple[Response, int]:
+    """Replace those moves by one of the alternative orders offered with them."""
+    actor = require_admin()
+    body = _body(ORDER_CHOOSE)
+    return _result(_optional("choose_order")(body["group"], body["index"], actor))

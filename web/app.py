@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from flask import Flask, current_app, g, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 
+from scorer.core import safejson
 from scorer.core.types import Message, TableRefError
 from tableref.service import TableService
 from web import i18n
@@ -51,7 +52,7 @@ class WebSettings:
         self._lock = threading.Lock()
         self._values = dict(self.DEFAULTS)
         if path.exists():
-            stored = json.loads(path.read_text("utf-8"))
+            stored = safejson.load_file(str(path), "dashboard settings")
             self._values.update({k: v for k, v in stored.items() if k in self.DEFAULTS})
 
     def get(self) -> dict[str, Any]:
@@ -92,7 +93,8 @@ def ctx() -> WebContext:
 
 def create_app(service: TableService, *, data_dir: str | Path, pin_store: PinStore | None = None,
                clock: Callable[[], float] = time.time, config: Mapping[str, Any] | None = None,
-               initial_pin: str | None = None) -> Flask:
+               initial_pin: str | None = None, backup_dir: str | Path | None = None,
+               on_restore: Callable[[Path], None] | None = None) -> Flask:
     """The dashboard for one table.
 
     ``data_dir`` is the only folder the dashboard writes to (PIN hash, session key, settings,
@@ -132,6 +134,17 @@ def create_app(service: TableService, *, data_dir: str | Path, pin_store: PinSto
     app.register_blueprint(api)
     app.register_blueprint(stream)
     app.register_blueprint(pages)
+    from web.replay import replay
+
+    app.register_blueprint(replay)  # the Board page's replay of stored games
+    from web import backup
+
+    backup.install(app, Path(backup_dir) if backup_dir is not None else data, on_restore)  # backup and restore (docs/web.md)
+    from web import kiosk, setup_views
+    from web.setup_state import SetupStore
+
+    kiosk.install(app)  # manifest: the tablet as a kiosk
+    setup_views.install(app, SetupStore(data / "web" / "setup.json"))  # the first-run wizard
     app.before_request(_before)
     app.after_request(_security_headers)
     app.register_error_handler(WebError, _web_error)

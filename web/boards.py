@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from scorer.core import safejson
 from scorer.core.types import InvalidRecord, Message
 from scorer.games.china.board import SHIPPED_BOARDS, board_from_json, semantic_problems
 from web.errors import BadInput, Conflict, NotFound
@@ -116,7 +117,7 @@ class BoardLibrary:
         path = _inside(self.boards_dir, f"{board_id}.json")
         if not path.is_file():
             raise NotFound(Message(f"No board {board_id!r}.", f"没有版图“{board_id}”。"), field="board")
-        doc = json.loads(path.read_text("utf-8"))
+        doc = safejson.load_file(str(path), f"board {board_id}")
         board_from_json(doc, where=f"board {board_id}")
         return doc
 
@@ -151,7 +152,7 @@ class BoardLibrary:
             candidates.append(vlayout.LAYOUT_DIR / f"{board_id}.json")
         for path in candidates:
             if path.is_file():
-                return json.loads(path.read_text("utf-8"))
+                return safejson.load_file(str(path), f"layout {board_id}")
         return None
 
     def geometry(self, board_id: str) -> dict[str, Any]:
@@ -237,7 +238,7 @@ class BoardLibrary:
 # -- geometry ----------------------------------------------------------------------------------
 
 def _province_meta(topo: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [{"id": p["id"], "colour": p["colour"], "label": {"en": p["pinyin"], "zh": p["name_zh"]},
+    return [{"id": p["id"], "colour": p["colour"], "label": Message(p["pinyin"], p["name_zh"]).to_json(),
              "sites": list(p["sites"]), "dragon": p["dragon"]} for p in topo["provinces"]]
 
 

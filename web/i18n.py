@@ -1,59 +1,73 @@
-"""The dashboard's message catalogue (English and Simplified Chinese) and language choice.
+"""The dashboard's message catalogues and language choice, on top of scorer/core/i18n.py.
 
-Every string a page shows lives in ``web/i18n/<lang>.json`` under the same keys in both files
-(a test checks this). Texts that come from the rules engine are already bilingual
-``Message`` values and are picked with :func:`pick`.
+Every string a page shows lives in ``web/i18n/<lang>.json`` under the same keys as English (a test
+checks this). Which languages exist is decided by the engine catalogues (``scorer/i18n``): a language
+with no dashboard file, or a key missing from one, is derived (Traditional Chinese from Simplified) or
+falls back to English. Texts from the rules engine are ``Message`` values, sent as JSON with one text
+per language tag, and picked with :func:`pick`.
 
-The language is, in order: the ``lang`` cookie (set by the switcher and remembered for a year),
-else the browser's ``Accept-Language``, else English.
+The language is, in order: the ``lang`` cookie (set by the switcher and remembered for a year), else
+the table's configured language, else the browser's ``Accept-Language``, else English.
 """
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from importlib import resources
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
-LANGUAGES = ("en", "zh-Hans")
-DEFAULT = "en"
+from scorer.core import i18n as core
+
+DEFAULT = core.DEFAULT
 COOKIE = "lang"
-LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文"}
+PACKAGE = "web"
+
+class _LiveTags(Sequence[str]):
+    """The language tags, read from the catalogues each time (a catalogue folder added later counts)."""
+
+    def __getitem__(self, i: Any) -> Any:
+        return core.language_tags()[i]
+
+    def __len__(self) -> int:
+        return len(core.language_tags())
+
+    def __contains__(self, tag: object) -> bool:
+        return tag in core.language_tags()
 
 
-@lru_cache(maxsize=None)
+class _LiveNames(Mapping[str, str]):
+    """Tag -> the language's own name, for the switcher and the settings page."""
+
+    def __getitem__(self, tag: str) -> str:
+        return core.language(tag).name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(core.language_tags())
+
+    def __len__(self) -> int:
+        return len(core.language_tags())
+
+
+LANGUAGES: Sequence[str] = _LiveTags()
+LANGUAGE_NAMES: Mapping[str, str] = _LiveNames()
+
+
 def catalogue(lang: str) -> dict[str, str]:
+    """The dashboard's texts in ``lang``: English as the base, the language's own (or derived) texts over it."""
     if lang not in LANGUAGES:
         raise KeyError(lang)
-    text = resources.files("web").joinpath("i18n", f"{lang}.json").read_text("utf-8")
-    data = json.loads(text)
-    return {k: v for k, v in data.items() if not k.startswith("_")}
+    if lang == DEFAULT:
+        return core.catalogue(PACKAGE, DEFAULT)
+    return {**core.catalogue(PACKAGE, DEFAULT), **core.catalogue(PACKAGE, lang)}
 
 
 def normalise(code: str | None) -> str | None:
-    """Map a language tag to one we speak: any Chinese tag -> zh-Hans, any English tag -> en."""
-    if not code:
-        return None
-    low = code.strip().lower().replace("_", "-")
-    if low.startswith("zh"):
-        return "zh-Hans"
-    if low.startswith("en"):
-        return "en"
-    return None
+    """Map a language tag to one we speak (zh-TW, zh-HK, zh-MO, zh-Hant -> zh-Hant; other Chinese -> zh-Hans)."""
+    return core.normalise(code)
 
 
 def negotiate(cookie: str | None, accept: list[tuple[str, float]]) -> str:
     """The page language from the remembered choice or the browser's ranked preferences."""
-    chosen = normalise(cookie) if cookie in LANGUAGES else None
-    if chosen:
-        return chosen
-    for tag, quality in sorted(accept, key=lambda tq: -tq[1]):
-        if quality <= 0:
-            continue
-        found = normalise(tag)
-        if found:
-            return found
-    return DEFAULT
+    ranked = [tag for tag, quality in sorted(accept, key=lambda tq: -tq[1]) if quality > 0]
+    return core.negotiate([cookie if cookie in LANGUAGES else None, *ranked])
 
 
 def translate(lang: str, key: str, **values: Any) -> str:
@@ -65,9 +79,11 @@ def translate(lang: str, key: str, **values: Any) -> str:
 
 
 def pick(lang: str, message: Mapping[str, str] | None) -> str:
-    """The right half of a bilingual ``{"en", "zh"}`` message."""
+    """The text of a ``Message.to_json()`` value in ``lang`` (older two-language JSON has ``en``/``zh``)."""
     if not message:
         return ""
-    if lang == "zh-Hans":
-        return message.get("zh") or message.get("en", "")
+    if lang in message:
+        return message[lang]
+    if lang.startswith("zh") and message.get("zh"):
+        return core.text_in(lang, {"zh-Hans": message["zh"], "en": message.get("en", "")})
     return message.get("en") or message.get("zh", "")

@@ -21,6 +21,7 @@ from typing import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
+from scorer.core import i18n
 from scorer.core.types import Message
 from tableref.service import EventBus, Subscription, TableEvent
 from web.app import WebContext, ctx
@@ -32,7 +33,9 @@ WAKE = 0.5  # a stream looks at the stop/disconnect signals at least this often
 
 
 def format_event(event: TableEvent) -> bytes:
-    data = json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":"))
+    body = event.to_json()
+    body["at_text"] = i18n.at_texts(body.get("at"))  # the time as each language writes it (Babel), once for all streams
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     return f"id: {event.id}\ndata: {data}\n\n".encode("utf-8")
 
 

@@ -8,6 +8,7 @@ import jsonschema
 
 from scorer.core.schema import field_path
 from scorer.core.types import Message
+from web import i18n
 from web.errors import BadInput
 
 COLOURS = ["blue", "green", "violet", "red", "yellow"]
@@ -56,9 +57,11 @@ ENROL = {
 }
 CAMERA_ENROL = {"type": "object", "required": ["step"], "additionalProperties": False,
                 "properties": {"step": {"enum": ["empty", "pieces", "save", "cancel"]}}}
-SETTINGS = {"type": "object", "additionalProperties": False, "minProperties": 1,
+def settings_schema() -> dict[str, Any]:
+    """The settings body; the language choices are the catalogues' languages at the time of the request."""
+    return {"type": "object", "additionalProperties": False, "minProperties": 1,
             "properties": {"table_name": {"type": "string", "maxLength": 40},
-                           "default_language": {"enum": ["auto", "en", "zh-Hans"]}}}
+                           "default_language": {"enum": ["auto", *i18n.LANGUAGES]}}}
 
 
 def check(body: Any, schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -51,25 +51,120 @@ _COLOUR_ZH = {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class Message:
-    """A text a player may read, always in English and Simplified Chinese."""
+    """A text a player may read, in every language the project speaks (scorer/core/i18n.py).
 
-    en: str
-    zh: str
+    Two kinds, one interface (``get(lang)``, ``to_json()``):
 
-    def __post_init__(self) -> None:
-        if not self.en or not self.zh:
-            raise ValueError("a Message needs both an English and a Chinese text")
+    * ``Message.t(key, **args)`` — a catalogue text: ``key`` names an entry of the engine catalogues
+      (``scorer/i18n/<lang>.json``), ``args`` fill its ``{fields}``; an argument that is itself a
+      ``Message`` is shown in the same language, a list or tuple as that language's list.
+    * ``Message(en, zh)`` / ``Message.of({"en": ..., "zh-Hans": ...})`` — texts given per language,
+      for names that come from data files (a board's provinces). Languages missing from them are derived
+      (Traditional from Simplified) or fall back to English. Code must not hide player-facing text here:
+      a test walks the code for literal texts outside the catalogues.
+    """
+
+    __slots__ = ("key", "args", "texts")
+
+    def __init__(self, en: str | None = None, zh: str | None = None, *, key: str | None = None,
+                 args: tuple[tuple[str, object], ...] = (), texts: tuple[tuple[str, str], ...] = ()):
+        if key is None:
+            given = dict(texts)
+            if en is not None:
+                given["en"] = en
+            if zh is not None:
+                given["zh-Hans"] = zh
+            if "en" not in given or len(given) < 2 or (given["en"] == "") != all(v == "" for v in given.values()):
+                raise ValueError("a Message needs an English text and at least one other language (empty only all together)")
+            texts = tuple(sorted(given.items()))
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "texts", texts)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Message is immutable")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_restore_message, (self.key, self.args, self.texts))
+
+    @classmethod
+    def t(cls, key: str, **args: object) -> "Message":
+        return cls(key=key, args=tuple(sorted((k, _freeze_arg(v)) for k, v in args.items())))
+
+    @classmethod
+    def of(cls, texts: Mapping[str, str]) -> "Message":
+        """Texts per language as a data file gives them; ``zh`` is accepted for ``zh-Hans``."""
+        given = {("zh-Hans" if k == "zh" else k): str(v) for k, v in texts.items() if v}
+        return cls(texts=tuple(sorted(given.items())))
 
     def get(self, lang: str) -> str:
-        return self.zh if lang.lower().startswith("zh") else self.en
+        from scorer.core import i18n
+
+        lang = i18n.normalise(lang) or i18n.DEFAULT
+        if self.key is None:
+            return i18n.text_in(lang, dict(self.texts))
+        template = i18n.catalogue(i18n.ENGINE_CATALOGUES, lang).get(self.key)
+        if template is None:
+            template = i18n.catalogue(i18n.ENGINE_CATALOGUES, i18n.DEFAULT).get(self.key)
+            if template is None:
+                raise KeyError(f"no catalogue text for {self.key!r} (scorer/i18n/en.json)")
+        if not self.args:
+            return template
+        return template.format(**{k: _show_arg(v, lang) for k, v in self.args})
+
+    @property
+    def en(self) -> str:
+        return self.get("en")
+
+    @property
+    def zh(self) -> str:
+        """The Simplified Chinese text (the name the two-language code used)."""
+        return self.get("zh-Hans")
 
     def to_json(self) -> dict[str, str]:
-        return {"en": self.en, "zh": self.zh}
+        """Every language's text by tag, plus ``zh`` (= zh-Hans) for readers of the two-language format."""
+        from scorer.core import i18n
+
+        out = {tag: self.get(tag) for tag in i18n.language_tags()}
+        out["zh"] = out.get("zh-Hans", out["en"])
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message):
+            return NotImplemented
+        return (self.key, self.args, self.texts) == (other.key, other.args, other.texts)
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.args, self.texts))
+
+    def __repr__(self) -> str:
+        if self.key is not None:
+            return f"Message.t({self.key!r}{''.join(f', {k}={v!r}' for k, v in self.args)})"
+        return f"Message.of({dict(self.texts)!r})"
 
     def __str__(self) -> str:
         return f"{self.en} / {self.zh}"
+
+
+def _restore_message(key: str | None, args: tuple[tuple[str, object], ...], texts: tuple[tuple[str, str], ...]) -> Message:
+    return Message(key=key, args=args, texts=texts)
+
+
+def _freeze_arg(value: object) -> object:
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def _show_arg(value: object, lang: str) -> object:
+    from scorer.core import i18n
+
+    if isinstance(value, Message):
+        return value.get(lang)
+    if isinstance(value, tuple):
+        return i18n.format_list([str(_show_arg(v, lang)) for v in value], lang)
+    return value
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -243,6 +338,22 @@ class Violation:
         if self.fix:
             text += f" -- fix: {self.fix.en} / {self.fix.zh}"
         return text
+
+
+def violation(rule: str, message: "Message | str", *rest: object, fix: "Message | tuple[str, str] | None" = None) -> Violation:
+    """A ``Violation`` from a catalogue message: ``violation(rule, Message.t(key, ...), spaces, fix)``.
+
+    The older two-text form ``(rule, en, zh, spaces, fix=(en, zh))`` is still accepted for code not yet
+    moved to the catalogues (tests/test_i18n_catalogues.py lists what is left)."""
+    if isinstance(message, str):
+        zh, *rest = rest
+        message = Message(message, str(zh))
+    spaces = tuple(SpaceId(s) for s in (rest[0] if rest else ()))
+    if len(rest) > 1 and fix is None:
+        fix = rest[1]  # type: ignore[assignment]
+    if isinstance(fix, tuple):
+        fix = Message(*fix)
+    return Violation(rule, message, spaces, fix)
 
 
 class IllegalMove(TableRefError, ValueError):

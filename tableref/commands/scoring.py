@@ -7,7 +7,9 @@ import json
 import sys
 from typing import Any
 
+from scorer.core.types import InvalidRecord, Message
 from scorer.records import Replay, load_record, replay
+from tableref.lang import add_lang_option, cli_languages, show
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,12 +17,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Replay RECORD.json and print the scoreboard (per-player totals and per-category breakdown) as JSON. "
                                    "Exit 1 naming the first illegal move; exit 2 if the record cannot be read.")
     p.add_argument("record", metavar="RECORD.json")
-    p.add_argument("--lang", choices=["en", "zh"], default="en", help="language of the illegal-move message (default en; both are in the JSON)")
+    add_lang_option(p, help_extra="; the JSON has every language")
     p.set_defaults(func=cmd_score)
     c = sub.add_parser("check", help="check that every move of a game record is legal",
                        description="Exit 0 if every move is legal; exit 1 naming the first illegal move, the rule broken (English and Chinese) "
                                    "and the fix; exit 2 if the record cannot be read.")
     c.add_argument("record", metavar="RECORD.json")
+    add_lang_option(c)
     c.set_defaults(func=cmd_check)
 
 
@@ -37,16 +40,25 @@ def _illegal_report(result: Replay) -> dict[str, Any]:
     }
 
 
-def _print_illegal(result: Replay) -> None:
+def _print_illegal(result: Replay, langs: tuple[str, ...]) -> None:
+    """The refused move, then each rule broken and its fix, one line per language."""
     report = _illegal_report(result)
     move = report["move"]
-    print(f"illegal move {report['move_number']} ({json.dumps(move, ensure_ascii=False)}):", file=sys.stderr)
+    heading = show(Message.t("cli.illegal_move", number=report["move_number"]), langs)
+    print(f"{heading} ({json.dumps(move, ensure_ascii=False)}):", file=sys.stderr)
     for v in result.illegal.violations:  # type: ignore[union-attr]
-        print(f"  rule {v.rule}: {v.message.en}", file=sys.stderr)
-        print(f"  规则 {v.rule}：{v.message.zh}", file=sys.stderr)
+        for lang in langs:
+            print("  " + Message.t("cli.rule_line", rule=v.rule, text=v.message).get(lang), file=sys.stderr)
         if v.fix:
-            print(f"  fix: {v.fix.en}", file=sys.stderr)
-            print(f"  改正：{v.fix.zh}", file=sys.stderr)
+            for lang in langs:
+                print("  " + Message.t("cli.fix_line", text=v.fix).get(lang), file=sys.stderr)
+
+
+def _langs(args: argparse.Namespace) -> tuple[str, ...]:
+    try:
+        return cli_languages(getattr(args, "lang", None))
+    except ValueError as exc:
+        raise InvalidRecord(str(exc), where="--lang") from exc
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -65,7 +77,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         out["illegal"] = _illegal_report(result)
     print(json.dumps(out, ensure_ascii=False, indent=2))
     if not result.ok:
-        _print_illegal(result)
+        _print_illegal(result, _langs(args))
         return 1
     return 0
 
@@ -73,10 +85,11 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     result = replay(record)
+    langs = _langs(args)
     if not result.ok:
-        _print_illegal(result)
+        _print_illegal(result, langs)
         return 1
     over = record.game.outcome(result.state)
-    status = "game over" if over else "game in progress"
-    print(f"ok: all {result.applied} moves are legal ({status})")
+    status = Message.t("cli.game_over" if over else "cli.in_progress")
+    print(show(Message.t("cli.check_ok", count=result.applied, status=status), langs))
     return 0

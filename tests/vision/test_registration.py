@@ -53,6 +53,21 @@ def test_a_hand_over_one_marker_keeps_the_registration(small_layout):
     assert registrar.full_detections == 1
 
 
+def test_a_marker_covered_while_tracked_is_found_again_when_the_hand_leaves(small_layout):
+    """Regression: the tracked registration kept a covered marker in ``missing`` for good (the
+    dashboard's camera check named it missing after the hand had gone)."""
+    cond = Conditions(size=(960, 540))
+    registrar = Registrar(small_layout)
+    registrar.update(render(small_layout, Board(), cond).image)
+    covered = render(small_layout, Board(), replace(cond, hand=Hand(small_layout.markers[0].centre, 180.0, 50.0)))
+    assert 0 in covered.truth.markers_covered
+    reg = registrar.update(covered.image)
+    assert reg.status is RegistrationStatus.PARTIAL and reg.missing == (0,) and 0 not in reg.found
+    reg = registrar.update(render(small_layout, Board(), replace(cond, seed=5)).image)
+    assert reg.status is RegistrationStatus.OK and not reg.missing and reg.found == (0, 1, 2, 3)
+    assert registrar.full_detections == 1  # tracked throughout: no new detection was needed
+
+
 def test_missing_markers_and_too_oblique_views_are_reported(small_layout):
     blank = np.full((540, 960, 3), 128, np.uint8)
     reg = Registrar(small_layout).update(blank)

@@ -42,7 +42,14 @@ def test_every_key_the_pages_use_exists():
 
 @pytest.mark.parametrize("cookie, accept, expected", [
     (None, [("zh-CN", 1.0)], "zh-Hans"),
-    (None, [("zh-TW", 1.0), ("en", 0.5)], "zh-Hans"),
+    (None, [("zh-TW", 1.0), ("en", 0.5)], "zh-Hant"),
+    (None, [("zh-HK", 1.0)], "zh-Hant"),
+    (None, [("zh-MO", 1.0)], "zh-Hant"),
+    (None, [("zh-Hant", 1.0)], "zh-Hant"),
+    (None, [("zh-Hant-HK", 1.0)], "zh-Hant"),
+    (None, [("zh-SG", 1.0)], "zh-Hans"),
+    (None, [("zh-Hans-HK", 1.0)], "zh-Hans"),
+    ("zh-Hant", [("zh-CN", 1.0)], "zh-Hant"),
     (None, [("fr", 1.0), ("en-US", 0.8)], "en"),
     (None, [("de", 1.0)], "en"),
     (None, [("en", 0.3), ("zh", 0.9)], "zh-Hans"),

@@ -17,7 +17,8 @@
   TR.pick = function (m) {
     if (!m) return "";
     if (typeof m === "string") return m;
-    return TR.lang === "zh-Hans" ? m.zh || m.en || "" : m.en || m.zh || "";
+    // Message JSON carries one text per language tag (and "zh" = zh-Hans from older two-language events)
+    return m[TR.lang] || (TR.lang.startsWith("zh") && m.zh) || m.en || m.zh || "";
   };
   TR.has = (key) => Object.prototype.hasOwnProperty.call(boot.t, key);
   TR.colour = (c) => (TR.has("colour." + c) ? TR.t("colour." + c) : c);
@@ -34,7 +35,7 @@
     if (!at) return "";
     const d = typeof at === "string" ? new Date(at) : new Date(at * 1000);
     if (isNaN(d.getTime())) return "";
-    return d.toLocaleTimeString(TR.lang === "zh-Hans" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    return d.toLocaleTimeString(TR.lang === "en" ? "en-GB" : TR.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   };
 
   // ---- DOM ----------------------------------------------------------------------------------
@@ -170,6 +171,8 @@
     document.body.classList.toggle("is-admin", !!on);
   }
   markAdmin(TR.admin);
+  // first run (no PIN or no game) or a setup under way: the front page opens the setup wizard
+  if (boot.setup_due && boot.page === "scoreboard") location.replace("/setup");
   const logout = document.getElementById("logout");
   if (logout) {
     logout.addEventListener("click", async () => {
@@ -202,6 +205,7 @@
           last = ev.id;
         }
         handlers.event && handlers.event(ev);
+        document.dispatchEvent(new CustomEvent("tr:event", { detail: ev })); // page-wide listeners (kiosk.js)
       };
       es.addEventListener("hello", (m) => {
         setState("live");

@@ -5,8 +5,8 @@
   const { svg, t, clear } = TR;
 
   function regionLabel(r) {
-    if (TR.lang === "zh-Hans") return r.label.zh + " " + r.label.en;
-    return r.label.en + " " + r.label.zh;
+    const own = TR.pick(r.label);
+    return own === r.label.en ? r.label.en + " " + (r.label.zh || "") : own + " " + r.label.en;
   }
 
   function drawStatic(root, g) {

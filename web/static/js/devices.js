@@ -16,7 +16,7 @@
     if (typeof v === "number") return String(Math.round(v * 100) / 100);
     return String(v);
   }
-  const isMessage = (v) => v && typeof v === "object" && typeof v.en === "string" && typeof v.zh === "string";
+  const isMessage = (v) => v && typeof v === "object" && typeof v.en === "string" && (typeof v.zh === "string" || typeof v["zh-Hans"] === "string");
   function kv(dl, obj, prefix) {
     let entries = Object.entries(obj);
     // long groups of counters: show the ones that are not zero, and say the rest are

@@ -11,7 +11,7 @@
 
   function row(h) {
     const li = el("li", { class: "event" + (h.undone ? " undone" : ""), dataset: { type: h.type, id: h.id } },
-      el("time", { class: "muted", text: TR.time(h.at) }),
+      el("time", { class: "muted", text: (h.at_text && pick(h.at_text)) || TR.time(h.at) }),
       el("span", { class: "event-type", dataset: { type: h.type }, text: typeLabel(h.type) }),
       el("span", { class: "event-text", text: pick(h.description) || "" }),
       h.actor ? el("span", { class: "event-actor muted", text: h.actor }) : null,
@@ -52,7 +52,7 @@
       if (ev.type === "new_game") { clear(list); seen.clear(); }
       if (ev.type === "undo") markUndone();
       const d = ev.data || {};
-      add({ id: ev.id, type: ev.type, at: ev.at, actor: d.actor, description: d.description });
+      add({ id: ev.id, type: ev.type, at: ev.at, at_text: ev.at_text, actor: d.actor, description: d.description });
     },
     reset: () => load(),
   }));

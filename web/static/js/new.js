@@ -1,7 +1,10 @@
 // New game: game, players in seating order with their colours, board side, variants.
+// The same form is the setup wizard's game step (data-mode="setup"): there the choices are handed
+// to the wizard (event "tr:gameform") instead of starting a game, and TR.gameForm.set() restores them.
 "use strict";
 (function () {
   const { el, t, pick, $, clear } = TR;
+  const setupMode = $("#new-form").dataset.mode === "setup";
   let games = [];
   let boards = [];
   let running = false;
@@ -84,6 +87,7 @@
     if (!$("#seed-field").hidden && $("#seed").value !== "") body.seed = parseInt($("#seed").value, 10);
     const ok = [...document.querySelectorAll(".confirm-item:checked")].map((x) => x.value);
     if (ok.length) body.confirm = ok;
+    if (setupMode) { document.dispatchEvent(new CustomEvent("tr:gameform", { detail: body })); return; }
     if (running && !confirm(t("new.confirm_replace"))) return;
     const res = await TR.api("POST", "/api/game/new", body);
     if (res.ok) {
@@ -94,7 +98,24 @@
     }
   });
 
-  Promise.all([TR.get("/api/games"), TR.get("/api/boards"), TR.get("/api/state")]).then(([gs, bs, s]) => {
+  // put earlier choices (a new-game body) back into the form
+  function set(body) {
+    if (!body || !games.some((g) => g.id === body.game)) return;
+    $("#game").value = body.game;
+    seats();
+    variants();
+    document.querySelectorAll(".seat").forEach((sel, i) => { sel.value = body.players[i] || ""; paintSeat(sel); });
+    boardsFor();
+    $("#board-field").hidden = !game().boards;
+    if (body.board && [...$("#board").options].some((o) => o.value === body.board)) $("#board").value = body.board;
+    document.querySelectorAll(".variant").forEach((x) => { x.checked = (body.variants || []).includes(x.value); });
+    document.querySelectorAll(".confirm-item").forEach((x) => { x.checked = (body.confirm || []).includes(x.value); });
+    if (body.cards) $("#cards").value = body.cards;
+    $("#seed-field").hidden = $("#cards").value !== "tracked";
+    if (body.seed !== undefined) $("#seed").value = String(body.seed);
+  }
+
+  const ready = Promise.all([TR.get("/api/games"), TR.get("/api/boards"), TR.get("/api/state")]).then(([gs, bs, s]) => {
     games = gs.games;
     boards = bs.boards;
     running = !!s.game && !s.outcome;
@@ -106,4 +127,5 @@
     boardsFor();
     $("#board-field").hidden = !game().boards;
   });
+  TR.gameForm = { ready, set };
 })();
