@@ -98,9 +98,10 @@ class SensorBoard:
 
     def _publish(self) -> None:
         assert self._table is not None
-        mapped = map_table(self._table, self.wiring, self.registry)
+        changed = self.link.changed()
+        mapped = map_table(self._table, self.wiring, self.registry, changed)
         if self._offer_unknown(mapped):
-            mapped = map_table(self._table, self.wiring, self.registry)
+            mapped = map_table(self._table, self.wiring, self.registry, changed)
         self._report(mapped)
         if self._last is not None and self._last.readings == mapped.readings:
             return

@@ -52,6 +52,7 @@ class Fault(StrEnum):
     CORRUPT = "corrupt"            # from now on each byte damaged with probability `rate`
     FLICKER = "flicker"            # a tag seen only some scans (`pattern`, e.g. "10")
     READER_FAULT = "reader-fault"  # an antenna's reader stops answering (`on=False` to mend)
+    CUT = "cut"                    # nothing passes either way, the port stays open (`on=False` to mend)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,7 @@ class _Cable:
         self.rate_out = 0.0
         self.rate_in = 0.0
         self.held: bytes | None = None
+        self.cut = False
         self.counts: dict[str, int] = {}
 
     def _count(self, what: str) -> None:
@@ -102,6 +104,9 @@ class _Cable:
         return True
 
     def frame(self, frame: bytes) -> list[bytes]:
+        if self.cut:
+            self._count("cut_frames")
+            return []
         out: list[bytes] = []
         while self.garbage:
             n = self.garbage.pop(0)
@@ -165,6 +170,7 @@ class EmulatedSensorBoard:
         max_tags: int = 8,
         heartbeat_ms: int = 250,
         on_emit: Callable[[Emitted], None] | None = None,
+        timestamps: bool = True,
     ) -> None:
         if not 1 <= antennas <= 254:
             raise EmulatorError("antennas must be 1..254")
@@ -179,6 +185,7 @@ class EmulatedSensorBoard:
         self.max_tags = max_tags
         self.heartbeat_ms = heartbeat_ms
         self.on_emit = on_emit
+        self.timestamps = timestamps  # False: a protocol 1.0 firmware, without change times (takes effect at a reboot)
         self.readers = FakeReaderArray(antennas)
         self._lock = threading.RLock()
         self._cable = _Cable(self.rng)
@@ -259,7 +266,7 @@ class EmulatedSensorBoard:
         boot_id = self.rng.getrandbits(32)
         byte_time = int(10_000_000 / self.baudrate) if self.baudrate else 0
         self.device = Device(scanner, self.board_id, boot_id, self._emit_frame, now=self._now_ms(),
-                             heartbeat_ms=self.heartbeat_ms, byte_time_us=byte_time)
+                             heartbeat_ms=self.heartbeat_ms, byte_time_us=byte_time, timestamps=self.timestamps)
         self.device.on_event = self._on_event
 
     def _on_event(self, kind: int, antenna: int, uid: bytes, seq: int) -> None:
@@ -297,6 +304,8 @@ class EmulatedSensorBoard:
             else:
                 self._stop.wait(timeout)
             with self._lock:
+                if data and self._cable.cut:
+                    data = b""   # the host's bytes are lost on a cut cable too
                 if data and self._master is not None:
                     if self._cable.rate_in:
                         data = self._cable.corrupt(data, self._cable.rate_in)
@@ -383,6 +392,8 @@ class EmulatedSensorBoard:
             elif f is Fault.FLICKER:
                 antenna = int(params.pop("antenna"))  # type: ignore[arg-type]
                 self.place(antenna, params.pop("uid"), str(params.pop("pattern", "10")))  # type: ignore[arg-type]
+            elif f is Fault.CUT:
+                self._cable.cut = bool(params.pop("on", True))
             elif f is Fault.READER_FAULT:
                 antenna = int(params.pop("antenna"))  # type: ignore[arg-type]
                 try:

@@ -160,6 +160,7 @@ class TagEvent:
     antenna: int
     present: bool
     uid: bytes
+    t_ms: int | None = None   # protocol 1.1: device uptime (ms) when the change was debounced
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +175,7 @@ class SnapEntry:
     snap_id: int
     antenna: int
     uids: tuple[bytes, ...]
+    t_ms: int | None = None   # protocol 1.1: device uptime (ms) of the antenna's last change
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +184,7 @@ class SnapEnd:
     entries: int
     tags: int
     digest: int
+    t_ms: int | None = None   # protocol 1.1: device uptime (ms) when the snapshot was taken
 
 
 Message = Union[Hello, Heartbeat, DeviceError, TagEvent, SnapBegin, SnapEntry, SnapEnd]
@@ -213,13 +216,13 @@ def _error(p: bytes) -> DeviceError:
 
 
 def _tag(p: bytes) -> TagEvent:
-    antenna, present, uid = wire.parse_tag(p)
-    return TagEvent(antenna, present, uid)
+    antenna, present, uid, t_ms = wire.parse_tag_times(p)
+    return TagEvent(antenna, present, uid, t_ms)
 
 
 def _snap_entry(p: bytes) -> SnapEntry:
-    snap_id, antenna, uids = wire.parse_snap_entry(p)
-    return SnapEntry(snap_id, antenna, tuple(uids))
+    snap_id, antenna, uids, t_ms = wire.parse_snap_entry_times(p)
+    return SnapEntry(snap_id, antenna, tuple(uids), t_ms)
 
 
 _DECODERS = {
@@ -229,7 +232,7 @@ _DECODERS = {
     FrameType.TAG: _tag,
     FrameType.SNAP_BEGIN: lambda p: SnapBegin(*wire.parse_snap_begin(p)),
     FrameType.SNAP_ENTRY: _snap_entry,
-    FrameType.SNAP_END: lambda p: SnapEnd(*wire.parse_snap_end(p)),
+    FrameType.SNAP_END: lambda p: SnapEnd(*wire.parse_snap_end_times(p)),
 }
 
 

@@ -173,6 +173,11 @@ class SensorLink:
             t = self.session.table
             return None if t is None else dict(t)
 
+    def changed(self) -> dict[int, float]:
+        """When each antenna last changed, on this link's clock (``Session.changed``)."""
+        with self._lock:
+            return dict(self.session.changed)
+
     def health(self) -> LinkHealth:
         with self._lock:
             s = self.session

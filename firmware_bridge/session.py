@@ -9,12 +9,16 @@ What it guarantees (docs/sensor-protocol.md, "Host behaviour"):
   the table is rebuilt from a full snapshot and compared with what was believed before;
 * the firmware's table digest in each heartbeat is compared with ours whenever both describe the
   same sequence number, so a drift nobody noticed still ends in a resync;
-* every fault is counted in ``counters`` and logged once, with what was done about it.
+* every fault is counted in ``counters`` and logged once, with what was done about it;
+* every antenna's last change has a time on our clock (``changed``): the device's own change time
+  when it sends one (protocol 1.1, kept by the device across any outage of the link or of this
+  program), else when we learned of the change. The referee orders moves by these times.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Callable, Iterable, Mapping
@@ -99,13 +103,14 @@ def table_diff(old: Mapping[int, Iterable[bytes]], new: Mapping[int, Iterable[by
 
 
 class _Snapshot:
-    __slots__ = ("snap_id", "entries", "got", "table")
+    __slots__ = ("snap_id", "entries", "got", "table", "times")
 
     def __init__(self, begin: SnapBegin) -> None:
         self.snap_id = begin.snap_id
         self.entries = begin.entries
         self.got = 0
         self.table: dict[int, set[bytes]] = {}
+        self.times: dict[int, int] = {}   # antenna -> device ms of its last change (protocol 1.1)
 
 
 class Session:
@@ -146,6 +151,10 @@ class Session:
         self._device_base: dict[str, int] | None = None
         self._connected_at: float | None = None
         self._silence_logged = False
+        self.changed: dict[int, float] = {}   # antenna -> when it last changed, on our clock
+        self.times_on = False                 # the device sends change times (protocol 1.1)
+        self._offsets: deque[float] = deque(maxlen=40)   # our clock minus the device's, per heartbeat
+        self._times_asked: int | None = None  # boot id we asked to switch change times on
 
     # ---- link events -------------------------------------------------------------------
 
@@ -296,23 +305,36 @@ class Session:
                 log.warning("sensor-board: snapshot entry of snapshot %d without its beginning ignored", msg.snap_id)
                 return False
             snap.table.setdefault(msg.antenna, set()).update(msg.uids)
+            if msg.t_ms is not None:
+                snap.times[msg.antenna] = msg.t_ms
             snap.got += 1
             return False
         if isinstance(msg, SnapEnd):
             return self._snapshot_end(msg, now)
         return False
 
+    def device_time(self, t_ms: int | None, now: float) -> float:
+        """A device change time on our clock (``now`` when there is none, or no clock offset yet).
+
+        Each heartbeat gives our clock minus the device's plus the delay on the way; the smallest
+        recent one is the offset with the least delay in it."""
+        if t_ms is None or not self._offsets:
+            return now
+        return min(now, min(self._offsets) + t_ms / 1000.0)
+
     def _tag_event(self, ev: TagEvent, now: float) -> bool:
         if self.table is None or self.state is not SessionState.LIVE:
             return False   # the snapshot we are waiting for already contains it
         table = self.table
         here = set(table.get(ev.antenna, ()))
+        at = self.device_time(ev.t_ms, now)
         if ev.present:
             for antenna, uids in list(table.items()):
                 if ev.uid in uids and antenna != ev.antenna:
                     log.warning("sensor-board: tag %s arrived on antenna %d while still on %d; moved",
                                 uid_hex(ev.uid), ev.antenna, antenna)
                     self._set(antenna, uids - {ev.uid})
+                    self.changed[antenna] = at
             if ev.uid in here:
                 return False
             here.add(ev.uid)
@@ -324,6 +346,7 @@ class Session:
                 return False
             here.discard(ev.uid)
         self._set(ev.antenna, here)
+        self.changed[ev.antenna] = at
         log.debug("sensor-board: antenna %d %s %s", ev.antenna, "+" if ev.present else "-", uid_hex(ev.uid))
         return True
 
@@ -351,6 +374,9 @@ class Session:
         self.counters.snapshots += 1
         self.state = SessionState.LIVE
         self._snapreq_at = None
+        if end.t_ms is not None:
+            self._offsets.append(now - end.t_ms / 1000.0)
+        self._stamp_snapshot(old, new, snap.times, now)
         if old is None:
             self.table = new
             log.info("sensor-board: snapshot received: %d tags on %d antennas", tags, len(new))
@@ -365,6 +391,15 @@ class Session:
                     len(diff), "; ".join(diff))
         return True
 
+    def _stamp_snapshot(self, old: Table | None, new: Table, times: dict[int, int], now: float) -> None:
+        """Change times after a snapshot: the device's where it sent them; otherwise ``now`` for
+        every antenna that differs from what we believed (we cannot know when it changed)."""
+        for antenna in set(new) | set(old or {}):
+            if antenna in times:
+                self.changed[antenna] = self.device_time(times[antenna], now)
+            elif old is None or old.get(antenna) != new.get(antenna):
+                self.changed[antenna] = now
+
     # ---- unsequenced frames ------------------------------------------------------------
 
     def _unsequenced(self, frame: Frame, now: float) -> bool:
@@ -377,14 +412,14 @@ class Session:
             return False
         self.counters.frames_good += 1
         if isinstance(msg, Hello):
-            self._hello(msg, frame.tag, now)
+            self._hello(msg, frame.tag, now, frame.num)
         elif isinstance(msg, Heartbeat):
             self._heartbeat(msg, frame.tag, now)
         elif isinstance(msg, DeviceError):
             self._device_error(msg)
         return False
 
-    def _hello(self, hello: Hello, tag: int, now: float) -> None:
+    def _hello(self, hello: Hello, tag: int, now: float, flags: int = 0) -> None:
         previous = self.hello
         if hello.major != wire.PROTO_MAJOR:
             if self.state is not SessionState.INCOMPATIBLE:
@@ -393,6 +428,8 @@ class Session:
             self.state = SessionState.INCOMPATIBLE
             self.hello = hello
             return
+        if previous is None or previous.boot_id != hello.boot_id or previous.board_id != hello.board_id:
+            self._offsets.clear()   # another boot: another clock
         if previous is not None and (previous.boot_id != hello.boot_id or previous.board_id != hello.board_id):
             self.counters.device_reboots += 1
             self._device_base = None
@@ -410,6 +447,11 @@ class Session:
             log.info("sensor-board: hello from the same boot %08x; resynchronising from a snapshot", hello.boot_id)
         self.hello = hello
         self._tag = tag
+        self.times_on = bool(flags & wire.X_TIMES)
+        if hello.minor >= 1 and not self.times_on and self._times_asked != hello.boot_id:
+            # a 1.1 device that booted (or said hello) without change times: ask once per boot
+            self._times_asked = hello.boot_id
+            self._sync(now)
         self._expected = hello.next_seq
         self._reorder.clear()
         self._snapshot = None
@@ -429,6 +471,7 @@ class Session:
                 self._sync(now)
             return
         self._device_counters(hb)
+        self._offsets.append(now - hb.uptime_ms / 1000.0)
         if self.state is SessionState.WAITING_HELLO:
             return
         ahead = wire.seq_diff(hb.next_seq, self._expected)
@@ -484,7 +527,7 @@ class Session:
     def _sync(self, now: float) -> None:
         self._last_sync_at = now
         self.counters.syncs_sent += 1
-        self._command(FrameType.SYNC)
+        self._command(FrameType.SYNC, wire.X_TIMES)   # "say hello, with change times if you can"
 
     def _request_snapshot(self, now: float, force: bool = False) -> None:
         """Ask for a snapshot; a request already on its way is not repeated before the retry time."""

@@ -7,7 +7,6 @@ each observation, empty or not, so "covered and empty" stays different from "not
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -15,7 +14,7 @@ from typing import Iterable, Mapping
 import jsonschema
 
 from hardware.tag_registry import Card, TagRegistry
-from scorer.core import InvalidRecord, Piece, SpaceId
+from scorer.core import InvalidRecord, Piece, SpaceId, safejson
 from scorer.core.observation import Observation, SpaceReading
 
 SOURCE = "sensor-board"
@@ -60,10 +59,7 @@ class WiringMap:
     @classmethod
     def load(cls, path: str | Path) -> "WiringMap":
         p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise InvalidRecord(f"cannot read wiring map: {exc}", str(p)) from exc
+        data = safejson.load_file(str(p), "wiring map")
         return cls.from_json(data, str(p))
 
     @classmethod
@@ -94,9 +90,16 @@ class Mapped:
     unmapped: tuple[tuple[int, str], ...]              # (antenna, uid) on antennas the map lacks
 
 
-def map_table(table: Mapping[int, Iterable[bytes | str]], wiring: WiringMap, registry: TagRegistry) -> Mapped:
-    """Pure: one reading per covered space; unknown tags are listed, never guessed."""
+def map_table(table: Mapping[int, Iterable[bytes | str]], wiring: WiringMap, registry: TagRegistry,
+              changed: Mapping[int, float] | None = None) -> Mapped:
+    """Pure: one reading per covered space; unknown tags are listed, never guessed. ``changed``
+    (antenna -> when it last changed) gives each space the latest change time of its antennas."""
     by_space: dict[SpaceId, list[str]] = {s: [] for s in wiring.spaces()}
+    when: dict[SpaceId, float] = {}
+    for antenna, t in (changed or {}).items():
+        space = wiring.space_of(antenna)
+        if space is not None:
+            when[space] = max(t, when.get(space, t))
     unmapped = []
     for antenna, uids in sorted(table.items()):
         hexes = sorted(u.hex().upper() if isinstance(u, (bytes, bytearray)) else str(u).upper() for u in uids)
@@ -121,7 +124,7 @@ def map_table(table: Mapping[int, Iterable[bytes | str]], wiring: WiringMap, reg
                     not_pieces.append((space, uid, item))
                 else:
                     unknown.append((space, uid))
-        readings.append(SpaceReading.of(space, pieces, unknown=unknown_here))
+        readings.append(SpaceReading.of(space, pieces, unknown=unknown_here, changed_at=when.get(space)))
     return Mapped(tuple(readings), tuple(unknown), tuple(not_pieces), tuple(unmapped))
 
 

@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Union
 
 import jsonschema
 
-from scorer.core import Colour, Message, Piece, TableRefError
+from scorer.core import Colour, InvalidRecord, Message, Piece, TableRefError, safejson
 
 log = logging.getLogger("hardware.tag_registry")
 
@@ -160,9 +160,9 @@ class TagRegistry:
         if not p.exists():
             return cls(p)
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise RegistryError(f"{p}: cannot read tag registry: {exc}") from exc
+            data = safejson.load_file(str(p), "tag registry")
+        except InvalidRecord as exc:
+            raise RegistryError(f"cannot read tag registry: {exc}") from None
         try:
             jsonschema.validate(data, SCHEMA)
         except jsonschema.ValidationError as exc:

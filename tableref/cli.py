@@ -23,6 +23,9 @@ COMMAND_MODULES = [
     "tableref.commands.export",
     "tableref.commands.config",
     "tableref.commands.vision",
+    "tableref.commands.backup",
+    "tableref.commands.venue",
+    "tableref.commands.games",
 ]
 
 

@@ -37,6 +37,7 @@ from scorer.core.registry import get_game
 from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message, Piece, SpaceId, TableRefError
 from scorer.records import to_record
 from scorer.referee.reconciler import Flag, compose_offsets
+from tableref.move_order import ORDER_CHANGED, ORDER_CONFIRMED, Provisional
 from tableref.store import EventStore, NewEvent, StoredEvent
 
 # stored event types
@@ -82,6 +83,7 @@ class Entry:
     actor: str | None
     wall: str
     offset: BoardDiff = field(default_factory=BoardDiff)
+    group: int | None = None  # a provisional order this move belongs to (tableref.move_order)
 
 
 class Session:
@@ -102,6 +104,7 @@ class Session:
         self.undo_streak = 0
         self.open_flag: dict[str, Any] | None = None
         self.history_rows: list[dict[str, Any]] = []
+        self.provisional: dict[int, Provisional] = {}  # group -> moves whose order awaits confirmation
 
     # -- opening --------------------------------------------------------------------------------
     @classmethod
@@ -142,10 +145,16 @@ class Session:
         d = ev.data
         if ev.type == MOVE:
             moves = tuple(self.game.move_from_json(m) for m in d["moves"])
-            entry = Entry(MOVE, ev.seq, moves, d.get("reason", ""), ev.actor, ev.wall)
+            order = d.get("order") or {}
+            group = order.get("group")
+            entry = Entry(MOVE, ev.seq, moves, d.get("reason", ""), ev.actor, ev.wall, group=group)
             self._push(entry, checked=True)
             self.undo_wait = None
             self.undo_streak = 0
+            if group is not None and order.get("step") == 0:
+                self.provisional[group] = Provisional(group, list(order["chosen"]), list(order.get("alternatives", [])))
+            if group in self.provisional:
+                self.provisional[group].seqs.append(ev.seq)
         elif ev.type == OVERRIDE:
             moves = tuple(self.game.move_from_json(m) for m in d.get("forced", ()))
             entry = Entry(OVERRIDE, ev.seq, moves, "override", ev.actor, ev.wall, diff_from_json(d.get("offset", {})))
@@ -158,10 +167,21 @@ class Session:
                 raise SessionError(f"game {self.game_no}: undo at seq {ev.seq} with nothing to undo")
             undone = self.entries.pop()
             self._rebuild()
+            if undone.group in self.provisional:
+                group = self.provisional[undone.group]
+                group.seqs = [s for s in group.seqs if s != undone.seq]
+                if not group.seqs:
+                    del self.provisional[undone.group]
             self.undo_wait = undone.moves if d.get("await_table", True) and undone.moves else None
             if not d.get("authorised"):
                 self.undo_streak += 1
             self.open_flag = None
+        elif ev.type == ORDER_CONFIRMED:
+            self.provisional.pop(d["group"], None)
+        elif ev.type == ORDER_CHANGED:
+            self.entries = self._reordered(d["group"], d["steps"], ev)
+            self._rebuild()
+            self.provisional.pop(d["group"], None)
         elif ev.type == TABLE_MATCHED:
             self.undo_wait = None
         elif ev.type == FLAG_RAISED:
@@ -180,6 +200,15 @@ class Session:
         self.state = state
         self.entries.append(entry)
         self.offset = compose_offsets(self.offset, entry.offset)
+
+    def _reordered(self, group: int, steps: Sequence[Mapping[str, Any]], ev: StoredEvent | None = None) -> list[Entry]:
+        """The entries with a provisional group's moves replaced, turn for turn, by ``steps``."""
+        seqs = self.provisional[group].seqs
+        first = next(i for i, e in enumerate(self.entries) if e.seq == seqs[0])
+        seq, wall, actor = (ev.seq, ev.wall, ev.actor) if ev is not None else (self.seq, "", None)
+        new = [Entry(MOVE, seq, tuple(self.game.move_from_json(m) for m in step["moves"]), "order", actor, wall)
+               for step in steps[:len(seqs)]]
+        return self.entries[:first] + new + self.entries[first + len(seqs):]
 
     def _rebuild(self) -> None:
         entries, self.entries = self.entries, []
@@ -218,12 +247,49 @@ class Session:
         return self.game.outcome(self.state) is not None
 
     # -- changes --------------------------------------------------------------------------------------
-    def record_move(self, moves: Sequence[Any], reason: str, actor: str | None, player: str | None = None) -> list[StoredEvent]:
-        """Check and store accepted move(s) plus the score change and the end of game they cause."""
+    def record_move(self, moves: Sequence[Any], reason: str, actor: str | None, player: str | None = None,
+                    order: Mapping[str, Any] | None = None) -> list[StoredEvent]:
+        """Check and store accepted move(s) plus the score change and the end of game they cause.
+        ``order`` marks a move of an inferred order (tableref.move_order); its ``group`` is given
+        as None on the first move and becomes that move's own sequence number."""
         state = self.state
         for m in moves:
             state = self.game.apply(state, m)  # raises IllegalMove: nothing is stored then
-        return self._store_entry(MOVE, moves, state, actor, {"reason": reason, "player": player})
+        extra: dict[str, Any] = {"reason": reason, "player": player}
+        if order is not None:
+            extra["order"] = dict(order, group=self.seq if order.get("group") is None else order["group"])
+        return self._store_entry(MOVE, moves, state, actor, extra)
+
+    def open_order(self) -> Provisional | None:
+        """The provisional order whose next turn the referee is still expected to accept: its moves
+        are the last entries and it has turns left."""
+        for p in self.provisional.values():
+            if p.next_step() is not None and self.entries and self.entries[-1].seq == p.seqs[-1]:
+                return p
+        return None
+
+    def confirm_order(self, group: int, actor: str | None) -> list[StoredEvent]:
+        if group not in self.provisional:
+            raise SessionError(f"no move order {group} awaits confirmation")
+        return self._commit([NewEvent(ORDER_CONFIRMED, {"group": group, "steps": self.provisional[group].chosen}, actor)])
+
+    def change_order(self, group: int, index: int, actor: str | None) -> list[StoredEvent]:
+        """Replace a provisional group by alternative ``index``; IllegalMove (nothing stored) if the
+        game no longer replays with it (a later move that is illegal in the other order)."""
+        p = self.provisional.get(group)
+        if p is None or not 0 <= index < len(p.alternatives):
+            raise SessionError(f"no alternative {index} for move order {group}")
+        steps = p.alternatives[index]
+        state = self.game.setup(self.setup)
+        for e in self._reordered(group, steps):
+            for m in e.moves:
+                state = self.game.apply(state, m) if e.kind == MOVE else self.game.apply_unchecked(state, m)
+        events = [NewEvent(ORDER_CHANGED, {"group": group, "choice": index, "steps": steps[:len(p.seqs)],
+                                           "replaced": p.chosen[:len(p.seqs)]}, actor)]
+        before, after = self.game.score(self.state), self.game.score(state)
+        if _points(before) != _points(after):
+            events.append(NewEvent(SCORE, {"cause_seq": self.seq, "scoreboard": after.to_json(), "effects": []}, actor))
+        return self._commit(events)
 
     def record_override(self, forced: Sequence[Any], offset: BoardDiff, actor: str | None, flag: Flag | None) -> list[StoredEvent]:
         state = self.state

@@ -34,6 +34,7 @@ from scorer.referee.reconciler import (
     remove_offset,
 )
 from scorer.referee.stabiliser import Stabiliser, StableView
+from tableref import move_order
 from tableref import service as ev
 from tableref.service import CommandResult, EventBus
 from tableref.session import (
@@ -67,6 +68,8 @@ _BUS_TYPE = {
     SCORE: SCORE_CHANGED,
     TABLE_MATCHED: TABLE_MATCHED_EVENT,
     "game_started": ev.NEW_GAME,
+    move_order.ORDER_CONFIRMED: "order_confirmed",
+    move_order.ORDER_CHANGED: "order_changed",
 }
 
 UNDO_ARM_SECONDS = 10.0
@@ -218,6 +221,7 @@ class Table:
             "sensors": self.view.to_json(),
             "devices": self.devices(),
             "cards_tapped": list(r.cards),
+            "order_check": [move_order.question_json(game, p) for _g, p in sorted(self.session.provisional.items())],
         })
         return out
 
@@ -300,11 +304,24 @@ class Table:
         handler = _HANDLERS[type(d)]
         return handler(self, d)
 
+    def _order_of(self, d: AcceptMove) -> dict[str, Any] | None:
+        """How an accepted move belongs to an inferred order: the first move of a new question, the
+        next turn of the order still being accepted, or none."""
+        game = self.session.game
+        if d.order is not None:
+            return {"group": None, "step": 0, "chosen": move_order.steps_json(game, d.order.chosen),
+                    "alternatives": [move_order.steps_json(game, alt) for alt in d.order.alternatives]}
+        open_ = self.session.open_order()
+        step = open_.next_step() if open_ is not None else None
+        if open_ is not None and step is not None and move_order.same_step([game.move_to_json(m) for m in d.moves], step):
+            return {"group": open_.group, "step": len(open_.seqs)}
+        return None
+
     def _on_accept(self, d: AcceptMove) -> bool:
         if self.session.is_over():
             return False
         try:
-            self.session.record_move(d.moves, d.reason.value, actor="referee", player=d.player)
+            self.session.record_move(d.moves, d.reason.value, actor="referee", player=d.player, order=self._order_of(d))
         except IllegalMove as exc:  # the reconciler only proposes legal moves; say so loudly if not
             log.error("reconciler proposed an illegal move %s: %s", d.moves, exc)
             return False
@@ -497,6 +514,38 @@ class Table:
         self.step()
         return ok(f"New game {new.game_no} started.", f"第 {new.game_no} 局游戏已开始。", game_no=new.game_no)
 
+    def confirm_order(self, group: int, actor: str) -> CommandResult:
+        """A person confirms the order the referee inferred for a group of moves."""
+        if group not in self.session.provisional:
+            return refused(Message("No move order waits for that confirmation.", "没有等待该确认的行动顺序。"))
+        self.session.confirm_order(group, actor)
+        self.publish_state()
+        return ok("Order of moves confirmed.", "行动顺序已确认。")
+
+    def choose_order(self, group: int, index: int, actor: str) -> CommandResult:
+        """A person says the moves were played in another order: the group's moves are replaced by
+        that order's (the table itself is unchanged), and the game replays from there."""
+        p = self.session.provisional.get(group)
+        if p is None or not 0 <= index < len(p.alternatives):
+            return refused(Message("No such order to choose.", "没有可选择的这种顺序。"))
+        try:
+            self.session.change_order(group, index, actor)
+        except IllegalMove as exc:
+            v = exc.violations[0]
+            return refused(Message(f"The later moves are not legal in that order: {v.message.en}",
+                                   f"按该顺序，之后的行动不合法：{v.message.zh}"))
+        self._game_cache = None
+        for d in self.reconciler.reset("corrected"):
+            self._handle(d)
+        self.step()
+        return ok("Order of moves changed as chosen.", "已按所选顺序更正行动。")
+
+    def export_bgstats(self, lang: str = "en") -> dict[str, Any]:
+        """The finished game as Board Game Stats' createPlay JSON (tableref.bgstats)."""
+        from tableref.bgstats import play_from_session
+
+        return play_from_session(self.session, names=dict(self.settings.player_names), table=self.settings.name, lang=lang)
+
     # -- timing ------------------------------------------------------------------------------
     def next_deadline(self) -> float | None:
         now = self.clock()
@@ -533,7 +582,10 @@ def bus_payload(type_: str, data: dict[str, Any]) -> dict[str, Any]:
     descs = [m for m in (_msg(x) for x in data.get("description") or []) if m is not None] if isinstance(data.get("description"), list) else []
     if type_ == MOVE:
         out["move"] = (data.get("moves") or [None])[0]
-        out["description"] = join_messages(descs).to_json()
+        d = join_messages(descs)
+        if data.get("order"):
+            d = Message(d.en + " (order inferred: to be confirmed)", d.zh + "（顺序为推断，待确认）")
+        out["description"] = d.to_json()
     elif type_ == UNDO:
         out["move"] = (data.get("undone") or [None])[0]
         d = join_messages(descs, Message("override", "强制接受"))
@@ -572,6 +624,10 @@ def bus_payload(type_: str, data: dict[str, Any]) -> dict[str, Any]:
         out["description"] = Message(f"Game over. Winner: {winners}. {reason.en}", f"游戏结束。获胜者：{winners}。{reason.zh}").to_json()
     elif type_ == TABLE_MATCHED:
         out["description"] = Message("The table matches the game again.", "桌面已与游戏一致。").to_json()
+    elif type_ == move_order.ORDER_CONFIRMED:
+        out["description"] = Message("The inferred order of moves was confirmed.", "推断的行动顺序已确认。").to_json()
+    elif type_ == move_order.ORDER_CHANGED:
+        out["description"] = Message("The order of moves was corrected as chosen.", "已按所选顺序更正行动。").to_json()
     elif type_ == "game_started":
         out["description"] = Message(f"New game: {data.get('game')}", f"新游戏：{data.get('game')}").to_json()
     return out

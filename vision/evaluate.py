@@ -9,7 +9,6 @@ function, ``vision.eval_readers.make_reader_factory``.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections import Counter
@@ -19,7 +18,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from scorer.core.types import Board, Piece
+from scorer.core import safejson
+from scorer.core.types import Board, InvalidRecord, Piece
 from vision.errors import FrameSetError
 from vision.layout import Layout
 
@@ -120,9 +120,9 @@ def read_json_file(path: Path, what: str = "") -> Any:
     except UnicodeDecodeError:
         raise FrameSetError(f"{path}: not UTF-8 text") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FrameSetError(f"{path}: invalid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        return safejson.loads(text, str(path))
+    except InvalidRecord as exc:
+        raise FrameSetError(str(exc)) from None
 
 
 def load_truth(path: Path, layout: Layout) -> FrameTruth:

@@ -12,11 +12,11 @@ is stored under the uid ``aruco_uid(n)`` (``"A7"`` followed by ``n`` as six hex 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping
 
-from scorer.core.types import Piece
+from scorer.core import safejson
+from scorer.core.types import InvalidRecord, Piece
 from vision.errors import LayoutError
 
 ARUCO_UID_PREFIX = "A7"
@@ -48,11 +48,9 @@ def tag_map_from_json(data: Any, where: str = "tag map") -> dict[int, Piece]:
 
 def load_tag_map(path: str | Path) -> dict[int, Piece]:
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except FileNotFoundError:
-        raise LayoutError("file not found", where=f"tag map {path}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise LayoutError(f"unreadable JSON ({exc})", where=f"tag map {path}") from None
+        data = safejson.load_file(str(path), "tag map")
+    except InvalidRecord as exc:
+        raise LayoutError(str(exc)) from None
     return tag_map_from_json(data, where=f"tag map {path}")
 
 

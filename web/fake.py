@@ -253,6 +253,40 @@ class FakeTableService:
             self._bus.publish(svc.DEVICES, {"enrolled": {"uid": uid, "item": dict(item)}}, self._clock())
         return _ok(f"Tag {uid} enrolled.", f"标签 {uid} 已登记。")
 
+    # -- exports (the same shapes as the runtime's) ---------------------------------------------------
+    def _walls(self) -> tuple[str | None, str | None]:
+        from datetime import datetime, timezone
+
+        times = [h["at"] for h in self._history if h["type"] in (svc.NEW_GAME, svc.MOVE_ACCEPTED)]
+        iso = [datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds") for t in times]
+        return (iso[0] if iso else None), (iso[-1] if len(iso) > 1 else None)
+
+    def export_record(self) -> dict[str, Any]:
+        from scorer.records import to_record
+
+        with self._lock:
+            if self._game is None or self._options is None:
+                return {}
+            return to_record(self._game, self._options, list(self._moves), {"source": "tableref fake table"})
+
+    def export_csv(self) -> str:
+        with self._lock:
+            rows = ["id,type,actor,description_en,description_zh"]
+            for h in self._history:
+                d = h["description"]
+                rows.append(",".join(str(x).replace(",", ";") for x in (h["id"], h["type"], h["actor"], d["en"], d["zh"])))
+            return "\n".join(rows) + "\n"
+
+    def export_bgstats(self, lang: str = "en") -> dict[str, Any]:
+        from tableref.bgstats import NotFinished, bgstats_play
+
+        with self._lock:
+            if self._game is None or self._options is None:
+                raise NotFinished("no game")
+            started, ended = self._walls()
+            return bgstats_play(game=self._game, setup=self._options, state=self._state, started=started, ended=ended,
+                                play_id=f"fake:{started}", lang=lang)
+
     # -- what the sensors and the table do (test and demo drivers) ------------------------------
     def play(self, move: Mapping[str, Any] | Any, actor: str = "sensors") -> CommandResult:
         """A move seen on the table: accepted if legal, else a flag is raised and stays."""

@@ -23,6 +23,7 @@ from typing import Callable
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from scorer.core import safejson
 from scorer.core.types import Message
 from web.errors import BadInput, TooManyAttempts
 
@@ -65,7 +66,7 @@ class PinStore:
         self._hash: str | None = None
         self._epoch = 0
         if self.path.exists():
-            doc = json.loads(self.path.read_text("utf-8"))
+            doc = safejson.load_file(str(self.path), "admin PIN file")
             self._hash = doc.get("hash")
             self._epoch = int(doc.get("epoch", 0))
 

@@ -15,7 +15,9 @@ class SpaceReading:
 
     ``occluded`` means the source could not see the space (a hand over it): its ``pieces`` must
     then be ignored. ``unknown`` lists things present but not identified (e.g. an RFID tag uid that
-    is in no registry) -- reported, never guessed.
+    is in no registry) -- reported, never guessed. ``changed_at`` is when the source says this
+    space last changed (on the runtime's clock; the sensor board keeps it across an outage), or
+    None when the source does not know: the time of the observation then stands for it.
     """
 
     space: SpaceId
@@ -23,6 +25,7 @@ class SpaceReading:
     confidence: float = 1.0
     occluded: bool = False
     unknown: tuple[str, ...] = ()
+    changed_at: float | None = None
 
     @classmethod
     def of(
@@ -33,10 +36,11 @@ class SpaceReading:
         confidence: float = 1.0,
         occluded: bool = False,
         unknown: Iterable[str] = (),
+        changed_at: float | None = None,
     ) -> "SpaceReading":
         counter = Counter(dict(pieces)) if isinstance(pieces, Mapping) else Counter(pieces)
         items = tuple(sorted((p, n) for p, n in counter.items() if n > 0))
-        return cls(SpaceId(space), items, confidence, occluded, tuple(unknown))
+        return cls(SpaceId(space), items, confidence, occluded, tuple(unknown), changed_at)
 
     def counter(self) -> Counter[Piece]:
         return Counter(dict(self.pieces))

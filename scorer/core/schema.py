@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 import jsonschema
 
+from scorer.core import safejson
 from scorer.core.types import InvalidRecord
 
 
@@ -36,15 +37,6 @@ def validate(document: Any, schema: Mapping[str, Any], what: str) -> None:
 
 
 def read_json(path: str, what: str) -> Any:
-    """Read a JSON file; a missing file or bad JSON becomes ``InvalidRecord`` with line/column."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise InvalidRecord("file not found", where=f"{what} {path}") from None
-    except IsADirectoryError:
-        raise InvalidRecord("is a directory, not a file", where=f"{what} {path}") from None
-    except UnicodeDecodeError as exc:
-        raise InvalidRecord(f"not UTF-8 text ({exc.reason})", where=f"{what} {path}") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidRecord(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", where=f"{what} {path}") from None
+    """Read a JSON file; a missing file, bad JSON (with line/column) or a document nested too deep
+    becomes ``InvalidRecord`` (``scorer.core.safejson``: one loader for every outside document)."""
+    return safejson.load_file(path, what)

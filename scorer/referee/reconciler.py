@@ -18,6 +18,14 @@ After an undo the undone move's pieces are still on the table; the reconciler th
 table to match*: reading the undone move (or a part of it) again is shown as "take these back",
 never re-accepted, until the table matches the engine or the player does something else.
 
+When the table shows several turns at once (a source was offline, the referee was down, a fast
+burst), the first turn is chosen by *when* its pieces appeared: the reading whose pieces all came
+before every piece left for the following turns (the sensor board keeps its change times across an
+outage). Where the times cannot tell (they tie: a source that came back with everything at once)
+and more than one order explains the table, the referee does not pick silently: the move it
+accepts carries an ``OrderQuestion`` -- the inferred order and the alternatives -- and the session
+keeps such moves provisional until a person confirms or chooses another order.
+
 A turn with nothing visible (China's card exchange) is closed only by an explicit signal; the
 move is then the game's invisible legal move. An out-of-turn piece is never read as "the active
 player must have exchanged".
@@ -66,6 +74,9 @@ class ReconcilerSettings:
     close_on_complete: bool = True
     max_chain: int = 6  # how many turns ahead a burst of moves is followed
     chain_branching: int = 3  # readings tried per turn when following a burst
+    order_candidates: int = 12  # first-turn readings compared when several turns are on the table at once
+    order_alternatives: int = 3  # other orders offered with a question
+    order_epsilon: float = 0.05  # seconds: appearance times closer than this do not tell an order
 
     def __post_init__(self) -> None:
         for name in ("complete_grace", "quiet_timeout", "max_busy", "signal_ttl", "signal_grace"):
@@ -132,10 +143,30 @@ class Flag:
 # -- decisions (what the session must do) ------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One turn of a burst read off the table: who, which move(s), whether it can still grow."""
+
+    player: str | None
+    moves: tuple[Any, ...]
+    complete: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class OrderQuestion:
+    """Several orders of turns explain the table and the appearance times do not tell which:
+    ``chosen`` is the order the referee inferred (its first step is being accepted now),
+    ``alternatives`` the other orders, each a full reading of the same table."""
+
+    chosen: tuple[Step, ...]
+    alternatives: tuple[tuple[Step, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AcceptMove:
     moves: tuple[Any, ...]
     reason: CloseReason
     player: str | None
+    order: OrderQuestion | None = None  # set when the order of a burst of turns was inferred
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,10 +385,11 @@ class Reconciler:
             return self._legal(state, legal[0], player, view, now, busy, out)
 
         if self.suppressed is None:
-            closing = self._next_player_closes(state, sensed, explanations)
-            if closing is not None:
+            found = self._next_player_closes(state, sensed, explanations, view)
+            if found is not None:
                 if busy:
                     return out
+                closing, question = found
                 self._clear_flag("corrected", out)
                 self._set_reading(None, out)
                 moves = tuple(with_cards(m, self.cards) for m in closing.moves)
@@ -365,7 +397,7 @@ class Reconciler:
                     moves = closing.moves  # cards that do not pay this move stay unattached
                 self.cards.clear()
                 self._signal = None
-                out.append(AcceptMove(moves, CloseReason.NEXT_PLAYER, player))
+                out.append(AcceptMove(moves, CloseReason.NEXT_PLAYER, player, question))
                 return out
 
         flag = self._flag_from(explanations, player, now)
@@ -429,22 +461,81 @@ class Reconciler:
         out.append(AcceptMove(moves, reason, player))
         return out
 
-    def _next_player_closes(self, state: Any, sensed: Board, explanations: Sequence[Explanation]) -> Explanation | None:
+    def _next_player_closes(self, state: Any, sensed: Board, explanations: Sequence[Explanation],
+                            view: StableView) -> tuple[Explanation, OrderQuestion | None] | None:
         """A legal move of the active player after which the rest of the table is explained by the
-        following players' legal moves (one or several: a fast burst of turns)."""
+        following players' legal moves (one or several: a fast burst of turns).
+
+        The appearance times decide first: the one reading whose pieces all appeared before every
+        piece left for later turns. Failing that, every reading that leads to a full explanation
+        is found; more than one means the order is inferred, and a question goes with the move."""
+        depth = self.settings.max_chain - 1
+        stones = self._stepping_stones(state, explanations, self.settings.order_candidates)
+        timed = []
+        for e in stones:
+            if self._before_the_rest(state, e, view):
+                after = self._after(state, e)
+                if after is not None and self._explainable(after, sensed, depth):
+                    timed.append(e)
+        if len(timed) == 1:
+            return timed[0], None
+        chains: list[tuple[Step, ...]] = []
+        for e in sorted(stones, key=lambda x: x not in timed):  # a reading the times favour first
+            after = self._after(state, e)
+            rest = None if after is None else self._chain(after, sensed, depth)
+            if rest is not None:
+                chains.append((Step(_player_of(self.game, state), e.moves, e.complete),) + rest)
+                if len(chains) > self.settings.order_alternatives:
+                    break
+        if not chains:
+            return None
+        first = next(e for e in stones if e.moves == chains[0][0].moves)
+        if len(chains) == 1:
+            return first, None
+        return first, OrderQuestion(chains[0], tuple(chains[1:]))
+
+    def _before_the_rest(self, state: Any, e: Explanation, view: StableView) -> bool:
+        """Every piece this reading puts down appeared (by the sources' times) before every piece
+        the following turns put down; False when a time is missing or too close to tell."""
+        after = self._after(state, e)
+        if after is None:
+            return False
+        mine = {s for s, _p, _n in self.game.visible_board(state).diff(self.game.visible_board(after)).added}
+        rest = {s for s, _p, _n in e.residual.added} - mine
+        if not mine or not rest:
+            return False
+        t_mine = [view.appeared_at(s) for s in mine]
+        t_rest = [view.appeared_at(s) for s in rest]
+        if any(t is None for t in t_mine + t_rest):
+            return False
+        return max(t_mine) < min(t_rest) - self.settings.order_epsilon  # type: ignore[type-var]
+
+    def _chain(self, state: Any, sensed: Board, depth: int) -> tuple[Step, ...] | None:
+        """The turns (first found) that take ``state`` to the sensed table, or None."""
+        game = self.game
+        if game.visible_board(state) == sensed:
+            return ()
+        explanations = game.explain(state, sensed)
+        for x in explanations:
+            if x.legal and x.moves:
+                return (Step(_player_of(game, state), x.moves, x.complete),)
+        if depth <= 0:
+            return None
         for e in self._stepping_stones(state, explanations):
             after = self._after(state, e)
-            if after is not None and self._explainable(after, sensed, self.settings.max_chain - 1):
-                return e
+            rest = None if after is None else self._chain(after, sensed, depth - 1)
+            if rest is not None:
+                return (Step(_player_of(game, state), e.moves, e.complete),) + rest
         return None
 
-    def _stepping_stones(self, state: Any, explanations: Sequence[Explanation]) -> list[Explanation]:
+    def _stepping_stones(self, state: Any, explanations: Sequence[Explanation], limit: int | None = None) -> list[Explanation]:
         """Readings whose moves are legal by themselves and leave something for the next players."""
         out = []
+        limit = self.settings.chain_branching if limit is None else limit
         for e in explanations:
             if e.moves and e.residual and not any(self.game.violations(state, m) for m in e.moves):
                 out.append(e)
-            if len(out) >= self.settings.chain_branching:
+            if len(out) >= limit:
                 break
         return out
 

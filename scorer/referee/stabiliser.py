@@ -120,10 +120,15 @@ class StableView:
 
     def appeared(self, space: str) -> float:
         """When the believed content of ``space`` first appeared (0.0 if not known)."""
+        found = self.appeared_at(space)
+        return 0.0 if found is None else found
+
+    def appeared_at(self, space: str) -> float | None:
+        """When the believed content of ``space`` first appeared; None if no source knows it."""
         for s, t in self.since:
             if s == space:
                 return t
-        return 0.0
+        return None
 
     @property
     def busy(self) -> bool:
@@ -157,12 +162,14 @@ class StableView:
 @dataclass(slots=True)
 class _Track:
     content: Content
-    since: float
+    since: float  # when we saw it change (settling counts from here)
     occluded: bool
     confident: bool
     unknown: tuple[str, ...]
     believed: Content | None = None
     believed_since: float = 0.0
+    appeared: float = 0.0  # when it changed, by the source's own clock where it keeps one (ordering)
+    believed_appeared: float = 0.0
 
 
 @dataclass(slots=True)
@@ -216,6 +223,10 @@ class Stabiliser:
     def _take(self, src: _Source, r: SpaceReading, at: float) -> None:
         confident = r.confidence >= self.min_confidence
         track = src.tracks.get(r.space)
+        # when the content appeared: the source's own change time where it keeps one (the sensor
+        # board does, across an outage), never later than the observation. It orders moves; the
+        # settle time still counts from when we saw the change.
+        appeared = at if r.changed_at is None else min(at, r.changed_at)
         if r.occluded:
             self._blocked_until[r.space] = max(self._blocked_until.get(r.space, 0.0), at + self.settle)
             if track is None:
@@ -224,10 +235,10 @@ class Stabiliser:
                 track.occluded, track.since = True, at
             return
         if track is None:
-            src.tracks[r.space] = _Track(r.pieces, at, False, confident, r.unknown)
+            src.tracks[r.space] = _Track(r.pieces, at, False, confident, r.unknown, appeared=appeared)
             return
         if track.occluded or r.pieces != track.content or confident != track.confident:
-            track.content, track.since = r.pieces, at
+            track.content, track.since, track.appeared = r.pieces, at, appeared
         track.occluded, track.confident, track.unknown = False, confident, r.unknown
 
     def set_source_live(self, source: str, live: bool, now: float, reason: Message | None = None) -> None:
@@ -268,15 +279,18 @@ class Stabiliser:
             for space, track in src.tracks.items():
                 if self._settled(space, track, now) and track.believed != track.content:
                     track.believed, track.believed_since = track.content, track.since
+                    track.believed_appeared = track.appeared
         cells: dict[SpaceId, Content] = {}
         decider: dict[SpaceId, _Source] = {}
         since: dict[SpaceId, float] = {}
+        seen: dict[SpaceId, float] = {}  # when we saw the deciding reading change (lag vs disagreement)
         for src in sources:
             for space, track in src.tracks.items():
                 if track.believed is not None and space not in decider:
                     decider[space] = src
                     cells[space] = track.believed
-                    since[space] = track.since if track.believed == track.content else track.believed_since
+                    since[space] = track.appeared if track.believed == track.content else track.believed_appeared
+                    seen[space] = track.since if track.believed == track.content else track.believed_since
         unsettled: set[SpaceId] = set()
         occluded: set[SpaceId] = set()
         unknown: list[tuple[SpaceId, str, str]] = []
@@ -295,7 +309,7 @@ class Stabiliser:
                 elif track.believed is not None and track.believed != cells[space]:
                     # a slower source catching up is not a disagreement: report it once both
                     # readings have stood for ``disagreement_after``
-                    newest = max(since[space], track.believed_since)
+                    newest = max(seen[space], track.believed_since)
                     if now - newest >= self.disagreement_after - _EPS:
                         disagreements.append(Disagreement(space, dec.name, cells[space], src.name, track.believed))
         board = Board.from_counts({s: dict(c) for s, c in cells.items()})

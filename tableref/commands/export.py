@@ -20,7 +20,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "--list shows the games in the store.")
     p.add_argument("--store", required=True, metavar="FILE.sqlite")
     p.add_argument("--game", type=int, help="game number (default: the latest)")
-    p.add_argument("--format", choices=["json", "csv"], default="json")
+    p.add_argument("--format", choices=["record", "json", "csv", "bgstats"], default="record",
+                   help="record (= json): the JSON game record; csv: every stored event; bgstats: a finished game as the "
+                        "play JSON of Board Game Stats' createPlay link (what the dashboard's 'Send to BG Stats' sends)")
+    p.add_argument("--config", metavar="TABLE.toml", help="the table's configuration: player names and the table name for bgstats")
+    p.add_argument("--lang", default="en", help="language of the bgstats comments (en, zh-Hans)")
     p.add_argument("--out", help="write here instead of standard output")
     p.add_argument("--list", action="store_true", help="list the games and exit")
     p.set_defaults(func=cmd_export)
@@ -42,10 +46,28 @@ def cmd_export(args: argparse.Namespace) -> int:
         if game_no not in {g.id for g in games}:
             raise ExportError(f"{args.store}: no game {game_no} (games: {', '.join(str(g.id) for g in games)})")
         session = Session.resume(store, game_no, clock=lambda: 0.0, wall=lambda: "")
-        text = (json.dumps(session.export_record(), ensure_ascii=False, indent=1) + "\n") if args.format == "json" else session.export_csv()
+        if args.format == "csv":
+            text = session.export_csv()
+        elif args.format == "bgstats":
+            text = json.dumps(_bgstats(session, args), ensure_ascii=False, indent=1) + "\n"
+        else:
+            text = json.dumps(session.export_record(), ensure_ascii=False, indent=1) + "\n"
     if args.out:
         with open(args.out, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _bgstats(session: object, args: argparse.Namespace) -> dict[str, object]:
+    from tableref.bgstats import play_from_session
+
+    names: dict[str, str] = {}
+    table = ""
+    if args.config:
+        from tableref.config import load_config
+
+        config = load_config(args.config)
+        names, table = dict(config.player_names), config.name
+    return play_from_session(session, names=names, table=table, lang=args.lang)

@@ -258,7 +258,7 @@ def test_health_is_json_for_the_dashboard(make_rig):
     rig = make_rig()
     wait_for(lambda: rig.health().last_heartbeat_at is not None, 5, "a heartbeat")
     data = json.loads(json.dumps(rig.health().to_json()))
-    assert data["state"] == "live" and data["antennas"] == 8 and data["protocol"] == "1.0"
+    assert data["state"] == "live" and data["antennas"] == 8 and data["protocol"] == "1.1"
     assert {"frames_good", "frames_bad", "resent_by_device", "unknown_tags", "flicker"} <= set(data["counters"])
     assert data["last_heartbeat_at"] is not None
     assert set(SPACES.values()) == {r.space for r in rig.board.latest().readings}

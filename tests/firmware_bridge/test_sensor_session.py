@@ -266,7 +266,7 @@ def test_incompatible_protocol_version_is_refused(caplog):
     sent = []
     s = Session(sent.append)
     s.connected(0.0)
-    hello = bytearray(wire.hello_payload(1, 1, 4, 8, b"\x01", b"fw"))
+    hello = bytearray(wire.hello_payload(1, 1, 4, 8, b"\x01", b"fw", 0))
     hello[0] = 2
     s.feed(Framer().feed(wire.encode(wire.T_HELLO, 1, 0, bytes(hello))), 0.1)
     assert s.state is SessionState.INCOMPATIBLE

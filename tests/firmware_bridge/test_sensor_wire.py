@@ -91,7 +91,7 @@ def test_splitter_resyncs_after_an_oversized_run():
 
 def test_payload_round_trips():
     hello = wire.hello_payload(0xDEADBEEF, 1, 65, 8, b"\xe6\x61\x41\x04", b"tablefw 1.0")
-    assert wire.parse_hello(hello) == (1, 0, 0xDEADBEEF, 1, 65, 8, b"\xe6\x61\x41\x04", b"tablefw 1.0")
+    assert wire.parse_hello(hello) == (1, wire.PROTO_MINOR, 0xDEADBEEF, 1, 65, 8, b"\xe6\x61\x41\x04", b"tablefw 1.0")
     hb = wire.heartbeat_payload(9, 1234, 55, 0xBEEF, 3, 4, 5, 6, 7, 2)
     assert wire.parse_heartbeat(hb) == (9, 1234, 55, 0xBEEF, 3, 4, 5, 6, 7, 2)
     assert wire.parse_tag(wire.tag_payload(3, False, UID)) == (3, False, UID)

@@ -12,14 +12,14 @@
 from . import wire
 from .scanner import EV_ARRIVE, EV_DEPART, EV_READER_FAULT, EV_READER_OK, EV_TOO_MANY
 
-FIRMWARE = b"tablefw 1.0"
+FIRMWARE = b"tablefw 1.1"
 SNAP_UIDS_PER_FRAME = 8
 
 
 class Device:
     def __init__(self, scanner, board_id, boot_id, write, now=0, firmware=FIRMWARE, window=96,
                  outbox_limit=256, rto_ms=40, rto_max_ms=1000, resend_burst=4, heartbeat_ms=250,
-                 settle_sweeps=None, byte_time_us=0, nak_guard_ms=1, tx_lookahead_ms=6):
+                 settle_sweeps=None, byte_time_us=0, nak_guard_ms=1, tx_lookahead_ms=6, timestamps=True):
         self.scanner = scanner
         self.board_id = board_id
         self.boot_id = boot_id & 0xFFFFFFFF
@@ -56,6 +56,11 @@ class Device:
         self.stats_resent = 0
         self.stats_rx_frames = 0
         self.on_event = None   # optional hook(kind, antenna, uid, seq): the emulator timestamps here
+        # Change times (protocol 1.1): when each antenna last changed, in ms of uptime (the
+        # heartbeat's clock), kept across any outage of the link; sent only to a host that asks.
+        self.can_time = timestamps
+        self.times = False
+        self.changed = {}
         self.hello(now)
 
     # ---- inputs ----------------------------------------------------------------------------
@@ -115,8 +120,9 @@ class Device:
         self.rto = self.rto_ms
         self.last_hello_at = now
         payload = wire.hello_payload(self.boot_id, self.next_seq, self.scanner.antennas,
-                                     self.scanner.max_tags, self.board_id, self.firmware)
-        self._send(wire.encode(wire.T_HELLO, self.tag, 0, payload), now)
+                                     self.scanner.max_tags, self.board_id, self.firmware,
+                                     wire.PROTO_MINOR if self.can_time else 0)
+        self._send(wire.encode(wire.T_HELLO, self.tag, wire.X_TIMES if self.times else 0, payload), now)
 
     def error(self, code, antenna=wire.NO_ANTENNA, detail=0, text=b""):
         frame = wire.encode(wire.T_ERROR, self.tag, 0, wire.error_payload(code, antenna, detail, text))
@@ -138,7 +144,9 @@ class Device:
     def _scanner_event(self, ev):
         kind, antenna, uid = ev
         if kind == EV_ARRIVE or kind == EV_DEPART:
-            self._queue(wire.T_TAG, wire.tag_payload(antenna, kind == EV_ARRIVE, uid), ev)
+            t = self.now - self.booted_at
+            self.changed[antenna] = t
+            self._queue(wire.T_TAG, wire.tag_payload(antenna, kind == EV_ARRIVE, uid, t if self.times else None), ev)
         elif kind == EV_READER_FAULT:
             self.error(wire.E_READER_FAULT, antenna, self.scanner.failures[antenna], b"reader not answering")
         elif kind == EV_READER_OK:
@@ -166,12 +174,14 @@ class Device:
         for antenna in sorted(table):
             uids = table[antenna]
             tags += len(uids)
+            t = self.changed.get(antenna, 0) if self.times else None
             for i in range(0, len(uids), SNAP_UIDS_PER_FRAME):
-                entries.append(wire.snap_entry_payload(self.snap_id, antenna, uids[i:i + SNAP_UIDS_PER_FRAME]))
+                entries.append(wire.snap_entry_payload(self.snap_id, antenna, uids[i:i + SNAP_UIDS_PER_FRAME], t))
         self.outbox.append((wire.T_SNAP_BEGIN, wire.snap_begin_payload(self.snap_id, self.scanner.antennas, len(entries)), None))
         for p in entries:
             self.outbox.append((wire.T_SNAP_ENTRY, p, None))
-        self.outbox.append((wire.T_SNAP_END, wire.snap_end_payload(self.snap_id, len(entries), tags, wire.table_digest(table)), None))
+        taken = (self.now - self.booted_at) if self.times else None
+        self.outbox.append((wire.T_SNAP_END, wire.snap_end_payload(self.snap_id, len(entries), tags, wire.table_digest(table), taken), None))
 
     def busy(self):
         """True while frames wait in the outbox (the main loop should come back soon)."""
@@ -222,6 +232,7 @@ class Device:
 
     def _command(self, ftype, tag, num, now):
         if ftype == wire.T_SYNC:
+            self.times = self.can_time and bool(num & wire.X_TIMES)
             self.hello(now)
             return
         if ftype not in (wire.T_ACK, wire.T_NAK, wire.T_SNAP_REQ):

@@ -11,7 +11,15 @@
 import struct
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 0
+PROTO_MINOR = 1   # 1.1: change times (below); a 1.0 host never asks for them and sees 1.0 frames
+
+# Change times (protocol 1.1). A host that wants them sets X_TIMES in the num of its SYNC; a device
+# that can (minor >= 1) answers with a HELLO whose num has X_TIMES set, and from then on (until the
+# next HELLO) appends a u32 time -- device uptime in ms, the heartbeat's clock -- to TAG payloads
+# (when the change was debounced), to SNAP_ENTRY payloads (the antenna's last change) and to
+# SNAP_END payloads (when the snapshot was taken). Old hosts never set the bit, so they never see
+# the longer payloads; old devices ignore it, so a new host sees a plain HELLO and goes without.
+X_TIMES = 0x01
 
 # Device -> host, unsequenced (num carries 0).
 T_HELLO = 0x01
@@ -195,8 +203,8 @@ class Splitter:
 
 # ---- payloads ------------------------------------------------------------------------------
 
-def hello_payload(boot_id, next_seq, antennas, max_tags, board_id, firmware):
-    return (struct.pack("<BBIHBB", PROTO_MAJOR, PROTO_MINOR, boot_id & 0xFFFFFFFF, next_seq & 0xFFFF,
+def hello_payload(boot_id, next_seq, antennas, max_tags, board_id, firmware, minor=PROTO_MINOR):
+    return (struct.pack("<BBIHBB", PROTO_MAJOR, minor, boot_id & 0xFFFFFFFF, next_seq & 0xFFFF,
                         antennas, max_tags)
             + bytes([len(board_id)]) + board_id + bytes([len(firmware)]) + firmware)
 
@@ -250,17 +258,28 @@ def _check_uid(uid):
         raise ValueError("uid length")
 
 
-def tag_payload(antenna, present, uid):
-    return bytes([antenna, 1 if present else 0, len(uid)]) + uid
+def _time(t_ms):
+    return b"" if t_ms is None else struct.pack("<I", t_ms & 0xFFFFFFFF)
+
+
+def tag_payload(antenna, present, uid, t_ms=None):
+    return bytes([antenna, 1 if present else 0, len(uid)]) + uid + _time(t_ms)
+
+
+def parse_tag_times(p):
+    """-> (antenna, present, uid, t_ms or None): with or without the 1.1 change time."""
+    if len(p) < 3 or p[1] > 1 or len(p) not in (3 + p[2], 7 + p[2]):
+        raise ValueError("tag payload length")
+    n = 3 + p[2]
+    uid = bytes(p[3:n])
+    _check_uid(uid)
+    t_ms = struct.unpack("<I", p[n:n + 4])[0] if len(p) == n + 4 else None
+    return (p[0], p[1] == 1, uid, t_ms)
 
 
 def parse_tag(p):
     """-> (antenna, present, uid)"""
-    if len(p) < 3 or p[1] > 1 or len(p) != 3 + p[2]:
-        raise ValueError("tag payload length")
-    uid = bytes(p[3:])
-    _check_uid(uid)
-    return (p[0], p[1] == 1, uid)
+    return parse_tag_times(p)[:3]
 
 
 def snap_begin_payload(snap_id, antennas, entries):
@@ -274,16 +293,16 @@ def parse_snap_begin(p):
     return struct.unpack("<BBH", p)
 
 
-def snap_entry_payload(snap_id, antenna, uids):
+def snap_entry_payload(snap_id, antenna, uids, t_ms=None):
     out = bytearray([snap_id & 0xFF, antenna, len(uids)])
     for uid in uids:
         out.append(len(uid))
         out.extend(uid)
-    return bytes(out)
+    return bytes(out) + _time(t_ms)
 
 
-def parse_snap_entry(p):
-    """-> (snap_id, antenna, [uid, ...])"""
+def parse_snap_entry_times(p):
+    """-> (snap_id, antenna, [uid, ...], t_ms or None): with or without the 1.1 change time."""
     if len(p) < 3:
         raise ValueError("snapshot entry payload length")
     snap_id, antenna, count = p[0], p[1], p[2]
@@ -297,20 +316,34 @@ def parse_snap_entry(p):
         _check_uid(uid)
         uids.append(uid)
         i += 1 + n
-    if i != len(p):
+    if i == len(p):
+        return (snap_id, antenna, uids, None)
+    if i + 4 != len(p):
         raise ValueError("snapshot entry length")
-    return (snap_id, antenna, uids)
+    return (snap_id, antenna, uids, struct.unpack("<I", p[i:i + 4])[0])
 
 
-def snap_end_payload(snap_id, entries, tags, digest):
-    return struct.pack("<BHHH", snap_id & 0xFF, entries, tags, digest & 0xFFFF)
+def parse_snap_entry(p):
+    """-> (snap_id, antenna, [uid, ...])"""
+    return parse_snap_entry_times(p)[:3]
+
+
+def snap_end_payload(snap_id, entries, tags, digest, t_ms=None):
+    return struct.pack("<BHHH", snap_id & 0xFF, entries, tags, digest & 0xFFFF) + _time(t_ms)
+
+
+def parse_snap_end_times(p):
+    """-> (snap_id, entries, tags, digest, t_ms or None)"""
+    if len(p) == 7:
+        return struct.unpack("<BHHH", p) + (None,)
+    if len(p) != 11:
+        raise ValueError("snapshot end payload length")
+    return struct.unpack("<BHHHI", p)
 
 
 def parse_snap_end(p):
     """-> (snap_id, entries, tags, digest)"""
-    if len(p) != 7:
-        raise ValueError("snapshot end payload length")
-    return struct.unpack("<BHHH", p)
+    return parse_snap_end_times(p)[:4]
 
 
 def table_digest(table):

@@ -45,6 +45,12 @@ sweep(5)
 clock[0] += 300
 dev.service(clock[0])
 host(wire.T_SYNC)
+# protocol 1.1: a host that asks for change times gets them in TAG, SNAP_ENTRY and SNAP_END
+host(wire.T_SYNC, wire.X_TIMES)
+readers.remove(3, B)
+sweep(4)
+host(wire.T_SNAP_REQ)
+sweep(2)
 
 events = []
 for chunk in wire.Splitter().feed(bytes(out)):
@@ -53,6 +59,14 @@ for chunk in wire.Splitter().feed(bytes(out)):
 print(len(out), "%04x" % wire.crc16(out))
 for e in events:
     print(e)
+for chunk in wire.Splitter().feed(bytes(out)):
+    status, ftype, tag, num, payload = wire.parse(chunk)
+    if status == wire.OK and ftype == wire.T_TAG:
+        print("tag", wire.parse_tag_times(payload)[3])
+    elif status == wire.OK and ftype == wire.T_SNAP_ENTRY:
+        print("entry", wire.parse_snap_entry_times(payload)[3])
+    elif status == wire.OK and ftype == wire.T_SNAP_END:
+        print("end", wire.parse_snap_end_times(payload)[4])
 print("table", sorted((a, [u.hex() for u in us]) for a, us in scanner.table().items()))
 print("flicker", scanner.flicker, "errors", scanner.reader_errors)
 

@@ -40,8 +40,31 @@
       el("div", { class: "gameover-winner" }, el("span", { text: t(o.winners.length > 1 ? "over.winners" : "over.winner") + " " }), names),
       el("div", { class: "gameover-reason", text: pick(o.reason) }),
       o.tiebreak_used ? el("div", { class: "badge", text: t("over.tiebreak") }) : null,
+      renderResults(s),
     ].filter(Boolean));
     box.hidden = false;
+  }
+
+  // The results leave the table: BG Stats' import link (fetched once per state version) and the
+  // downloads of the record and the event log.
+  let bgstats = { version: null, url: null };
+  function renderResults(s) {
+    const link = el("a", { id: "send-bgstats", class: "button primary", href: bgstats.url || "#", target: "_blank", rel: "noopener",
+      title: t("results.bgstats_help"), text: t("results.bgstats") });
+    link.hidden = !bgstats.url || bgstats.version !== s.version;
+    if (bgstats.version !== s.version) {
+      bgstats = { version: s.version, url: null };
+      TR.api("GET", "/api/export/bgstats").then((res) => {
+        if (!res.ok || bgstats.version !== s.version) return;
+        bgstats.url = res.data.url;
+        const a = $("#send-bgstats");
+        if (a) { a.href = res.data.url; a.hidden = false; }
+      });
+    }
+    return el("div", { class: "results row" },
+      el("span", { class: "results-title muted", text: t("results.title") }), link,
+      el("a", { id: "download-record", class: "button secondary", href: "/api/export/record", download: "", text: t("results.record") }),
+      el("a", { id: "download-csv", class: "button secondary", href: "/api/export/csv", download: "", text: t("results.csv") }));
   }
 
   function renderUndoWait(s) {
@@ -49,6 +72,38 @@
     if (!s.undo_wait) { box.hidden = true; return; }
     box.append(el("strong", { text: t("score.undo_wait") + " " }), el("span", { text: pick(s.undo_wait.message) }));
     box.hidden = false;
+  }
+
+  // Moves that appeared at once (a sensor offline, the referee restarted) whose order the sensors
+  // could not tell: the inferred order, provisional until confirmed, and the other possible orders.
+  function stepList(steps) {
+    return el("ol", { class: "order-steps" }, ...steps.map((st) => el("li", {}, st.player ? TR.playerChip(st.player) : null,
+      el("span", { text: " " + pick(st.description) }))));
+  }
+  async function orderAction(url, body) {
+    const res = await TR.api("POST", url, body);
+    TR.toast(res.ok ? pick(res.data.message) : TR.errorText(res), res.ok ? "ok" : "error");
+  }
+  function renderOrderCheck(s) {
+    const box = clear($("#order-check"));
+    const questions = s.order_check || [];
+    box.hidden = questions.length === 0;
+    for (const q of questions) {
+      const part = el("div", { class: "order-question", dataset: { group: q.group } },
+        el("div", { class: "flag-head", text: t("order.title") }),
+        el("p", { text: pick(q.message) }),
+        el("p", { class: "muted", text: t("order.provisional", { n: q.recorded }) }),
+        el("strong", { text: t("order.inferred") }), stepList(q.steps),
+        el("button", { type: "button", class: "primary order-confirm", onclick: () => orderAction("/api/order/confirm", { group: q.group }),
+          text: t("order.confirm") }));
+      for (const alt of q.alternatives) {
+        part.append(el("div", { class: "order-alternative", dataset: { index: alt.index } },
+          el("strong", { text: t("order.instead") }), stepList(alt.steps),
+          el("button", { type: "button", class: "secondary order-use",
+            onclick: () => orderAction("/api/order/choose", { group: q.group, index: alt.index }), text: t("order.use") })));
+      }
+      box.append(part);
+    }
   }
 
   function renderTurn(s) {
@@ -136,6 +191,7 @@
     renderFlag(s.flag, s.alert);
     if (none) { clear($("#players")); clear($("#turn")); $("#gameover").hidden = true; return; }
     renderUndoWait(s);
+    renderOrderCheck(s);
     renderGameOver(s);
     renderTurn(s);
     renderPlayers(s);
