@@ -20,6 +20,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="soak mode: the engines' self-check tests play thousands of games instead of a few seconds' worth")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--long", default=False):
+        config.option.timeout = 0  # a soak run takes as long as it takes; pytest-timeout reads this after us
+
+
 @pytest.fixture(scope="session")
 def long_run(request: pytest.FixtureRequest) -> bool:
     """True under ``--long``: tests that sample random games play many more of them."""

@@ -6,7 +6,7 @@ from itertools import combinations
 from typing import Any, Iterator, Mapping
 
 from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo
-from scorer.core.results import Outcome, PlayerScore, Scoreboard, Unchecked
+from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked
 from scorer.core.types import Board, InvalidRecord, Message, Piece
 from scorer.games.zhang_yi import flow, rules, scoring
 from scorer.games.zhang_yi import moves as mv
@@ -555,12 +555,25 @@ def describe(move: ZhangYiMove) -> Message:
 
 
 def final_scoring(state: ZhangYiState) -> dict[str, Any]:
-    """National power of the live states, the winning states and the result (11.3), for the benchmark
-    and the dashboard; works on any state (the winner needs the revealed destiny chits)."""
+    """National power of the live states, how the game ended, the winning states and the result,
+    for the benchmark and the dashboard. The result follows the ending the game had: hegemony
+    (11.1) -- the hegemon wins for its backers; annihilation (10-6, 11.2) -- the last player still
+    in wins, no state does; end by time (11.3) -- the strongest states. A game still running gets
+    the end-by-time view of the position. Backers are known from the destiny chits revealed so far."""
     powers = {STATES[s]: state.power(s) for s in range(7) if state.alive[s]}
     backed = {state.players[p]: STATES[s] for p, s in enumerate(state.revealed) if s >= 0 and not state.out[p]}
-    winners, verdict, _ = scoring.time_result(powers, backed, state.rules.tied_top_shared_win)
-    return {"powers": powers, "winning_states": scoring.winning_states(powers), "winners": winners, "verdict": verdict}
+    ending = state.ending
+    winning: tuple[str, ...]
+    if ending is Termination.ANNIHILATION:
+        winning, winners, verdict = (), tuple(state.players[p] for p in range(state.n) if not state.out[p]), "win"
+    elif ending is Termination.HEGEMONY:
+        winning = (STATES[state.hegemon],)
+        winners, verdict, _ = scoring.hegemony_result(winning[0], backed)
+    else:
+        winning = scoring.winning_states(powers)
+        winners, verdict, _ = scoring.time_result(powers, backed, state.rules.tied_top_shared_win)
+    return {"ending": ending.value if ending is not None else None, "powers": powers, "winning_states": winning,
+            "winners": winners, "verdict": verdict}
 
 
 GAME = ZhangYiGame()

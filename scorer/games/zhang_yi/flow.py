@@ -141,9 +141,9 @@ def retreat_chooser(st: ZhangYiState) -> int:
     (literal 10-5) or, with the option, the player after the acting player."""
     if st.n == 2:
         return 1 - st.acting
+    if st.rules.retreat_by_next_player:
+        return st.player_after(st.acting)
     order = st.order()
-    if st.rules.retreat_by_next_player and st.acting in order:
-        return order[(order.index(st.acting) + 1) % len(order)]
     return order[1] if len(order) > 1 else order[0]
 
 
@@ -260,12 +260,22 @@ def begin_strategic(st: ZhangYiState) -> ZhangYiState:
     return next_action(evolve(st, cup=cup, action_no=0))
 
 
-def next_action(st: ZhangYiState) -> ZhangYiState:
+def next_action(st: ZhangYiState, same_player: bool = False) -> ZhangYiState:
+    """Players act one at a time in turn order, cycling (6.3; 3 players 10-4): the first action is
+    the first player's, each later one goes to the player after the one who acted last, skipping
+    players who are out (A20) -- also one who went out during that very action. Counting actions
+    round the shrunken order instead would give a player two actions in a row. ``same_player``:
+    a dead state's chit was thrown away and the same player draws again (A14)."""
+    last = st.acting
     st = evolve(st, active_state=-1, battle=None, retreat=None, fought=False, recruit_due=0, acting=-1)
     if not any(st.alive[s] for s in st.cup):
         return end_turn(st)
-    order = st.order()
-    acting = order[st.action_no % len(order)]
+    if same_player:
+        acting = last
+    elif st.action_no == 0 or last < 0:
+        acting = st.order()[0]
+    else:
+        acting = st.player_after(last)
     return evolve(st, awaiting=A_CHIT, actors=(acting,), acting=acting)
 
 
@@ -282,7 +292,7 @@ def draw_chit(st: ZhangYiState, s: int, source: str | None) -> ZhangYiState:
             return next_action(evolve(st, action_no=st.action_no + 1))
         st = fx(st, "chit_discarded", f"The chit of the annihilated {sl.en} is thrown away; draw again.",
                 f"已灭亡的{sl.zh}的行动条被弃掉；请再抽一个。")
-        return next_action(st)
+        return next_action(st, same_player=True)
     due = recruit_amount(st, s)
     st = evolve(st, active_state=s, recruit_due=due, acting=acting)
     if due <= 0:

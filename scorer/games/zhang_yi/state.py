@@ -142,7 +142,7 @@ class ZhangYiState:
     placed_this_phase: tuple[int, ...] = ()
     pool_emptied: bool = False  # the pool ran out during this turn (6.4)
     cup: tuple[int, ...] = ()  # action chits not drawn yet this turn (seeded: in draw order)
-    action_no: int = 0  # actions taken this turn (decides whose action it is)
+    action_no: int = 0  # actions taken this turn (0: the first, the first player's)
     acting: int = -1  # player index of the current action
     active_state: int = -1
     recruit_due: int = 0
@@ -207,18 +207,27 @@ class ZhangYiState:
         bonus = self.map.general_bonus
         return max((bonus[t] for t in talents if t in GENERAL_INDICES), default=0)
 
-    def order(self) -> tuple[int, ...]:
-        """This turn's player order from the first player, skipping players who are out.
+    def seating(self) -> tuple[int, ...]:
+        """This turn's player order from the first player, players who are out included.
 
         2 players: first, then the other. 3 players: to the first player's right (10-1); players
         are listed clockwise, so the right-hand neighbour is the previous one in the list.
         """
         n = self.n
         if n == 2:
-            seq = (self.first, 1 - self.first)
-        else:
-            seq = tuple((self.first - k) % n for k in range(n))
-        return tuple(p for p in seq if not self.out[p])
+            return (self.first, 1 - self.first)
+        return tuple((self.first - k) % n for k in range(n))
+
+    def order(self) -> tuple[int, ...]:
+        """This turn's player order from the first player, skipping players who are out."""
+        return tuple(p for p in self.seating() if not self.out[p])
+
+    def player_after(self, p: int) -> int:
+        """The next player still in after ``p`` in this turn's order, cycling (10-4). ``p`` may be
+        out himself (he went out in his own action): the turn goes on from his seat."""
+        seq = self.seating()
+        i = seq.index(p)
+        return next(q for q in seq[i + 1:] + seq[:i + 1] if not self.out[q])
 
     def count(self, key: str) -> int:
         return dict(self.declared_counts).get(key, 0)

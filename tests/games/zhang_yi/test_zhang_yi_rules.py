@@ -27,6 +27,7 @@ from scorer.games.zhang_yi import (
     RollDie,
 )
 from scorer.games.zhang_yi.data import STATES
+from scorer.games.zhang_yi.engine import final_scoring
 from scorer.games.zhang_yi.flow import recruit_formula
 from scorer.games.zhang_yi.state import A_ASSASSIN, A_CHECK, A_DIE, A_RETREAT, A_TALENT_DRAW, evolve
 
@@ -318,6 +319,70 @@ def test_three_players_backed_state_annihilated_player_is_out():
     assert rules_of(st, DrawChit("b", "chu")) == ["turn.not_your_turn"]
 
 
+def _action(st, state_id, march=None, die=None):
+    """One action of the strategic phase: draw ``state_id``'s chit, recruit everything into its first
+    area, then march (and roll) or hold. Returns the state and the player who acted."""
+    p = st.players[st.actors[0]]
+    st = play(st, DrawChit(p, state_id))
+    if st.awaiting == "recruitment":
+        st = play(st, Recruit(p, ((st.map.areas[st.areas_of(st.active_state)[0]].id, st.recruit_due),)))
+    if march is None:
+        return play(st, Hold(p)), p
+    st = play(st, March(p, *march))
+    return (play(st, RollDie(p, die)) if die else st), p
+
+
+def _green_red_blue():
+    """Seating clockwise green, blue, red; green first: turn order green, red (his right), blue (10-1)."""
+    gmap = make_map([("o", False, "qin", 5), ("e", False, "yan", 1)], [("o", "e", "open")])
+    st = new_game(gmap, players=("green", "blue", "red"), first="green")
+    assert [st.players[p] for p in st.order()] == ["green", "red", "blue"]
+    return talents(st, ("han_fei", "home_han"), ("lian_po", "home_zhao"))
+
+
+def test_three_players_next_action_after_a_player_goes_out_mid_round():
+    """Issue 13: green's action wipes out red's state; the next action is blue's, not green's again.
+    Players act one at a time in turn order, cycling; the order skips the out player (10-4, A20)."""
+    st = _green_red_blue()
+    actors = []
+    for s in ("chu", "zhao", "wei"):
+        st, p = _action(st, s)
+        actors.append(p)
+    st, p = _action(st, "qin", march=("o", "e", 5), die=6)  # green's second action takes Yan's last area
+    actors.append(p)
+    assert st.awaiting == A_CHECK
+    st = play(st, RevealDestiny("red", "yan"))
+    assert st.out == (False, False, True) and GAME.outcome(st) is None
+    assert st.players[st.actors[0]] == "blue"
+    for s in ("han", "qi"):
+        st, p = _action(st, s)
+        actors.append(p)
+    assert actors == ["green", "red", "blue", "green", "blue", "green"]
+    # Yan's chit is left in the cup: the phase is over. The first player passes to the right, past red.
+    assert st.turn == 2 and st.players[st.first] == "blue"
+    assert [st.players[p] for p in st.drawers] == ["blue", "green"]  # talent draws skip red too
+    st = talents(st, ("li_si", "o"), ("shang_yang", "o"))
+    turn2 = []
+    for s in ("chu", "zhao", "wei", "han", "qi", "qin"):
+        st, p = _action(st, s)
+        turn2.append(p)
+    assert turn2 == ["blue", "green"] * 3
+
+
+def test_three_players_acting_player_goes_out_in_his_own_action():
+    """Green draws Qin and wipes out Yan, the state green himself backs: green is out, and the
+    action passes to the player after him, red."""
+    st = _green_red_blue()
+    st, p = _action(st, "qin", march=("o", "e", 5), die=6)
+    st = play(st, RevealDestiny("green", "yan"))
+    assert st.out == (True, False, False)
+    actors = [p]
+    for s in ("chu", "zhao", "wei", "han", "qi"):
+        st, p = _action(st, s)
+        actors.append(p)
+    assert actors == ["green", "red", "blue", "red", "blue", "red"]
+
+
 def test_annihilation_and_hegemony_in_one_battle_a10():
     ids = ["q1", "q2", "q3", "q4", "q5"]
     gmap = make_map([(i, False, "qin", 2) for i in ids] + [("e", False, "yan", 1)],
@@ -335,6 +400,47 @@ def test_annihilation_and_hegemony_in_one_battle_a10():
             assert st.awaiting == A_CHECK
             st = play(st, RevealDestiny("blue", "yan"))
             assert GAME.outcome(st).termination is Termination.ANNIHILATION and GAME.outcome(st).winners == ("red",)
+
+
+def _hegemony_of_qin():
+    """Qin marches into a neutral area and holds 6 areas: hegemony, the destiny chits are awaited."""
+    ids = ["q1", "q2", "q3", "q4", "q5"]
+    gmap = make_map([(i, False, "qin", 2) for i in ids] + [("n", False, None, 0)],
+                    [(a, b, "open") for a, b in zip(ids, ids[1:])] + [("q1", "n", "open")])
+    st = talents(new_game(gmap), ("han_fei", "home_han"), ("guo_wei", "home_yan"))
+    st = play(chit(st, "qin"), Recruit("red", (("q1", 2),)), March("red", "q1", "n", 3))
+    assert st.ending is Termination.HEGEMONY
+    return st
+
+
+def _agrees_with_outcome(st):
+    fs = final_scoring(st)
+    out = GAME.outcome(st)
+    assert out is not None and fs["ending"] == out.termination.value
+    assert fs["winners"] == out.winners and fs["verdict"] == st.verdict
+    return fs
+
+
+def test_final_scoring_reports_how_the_game_ended():
+    """Issue 13: after a hegemony or an annihilation, final_scoring reports that ending's result,
+    never the end-by-time verdict (which here would be a draw both times)."""
+    nobody = play(_hegemony_of_qin(), RevealDestiny("red", "chu"), RevealDestiny("blue", "wei"))
+    fs = _agrees_with_outcome(nobody)
+    assert fs["verdict"] == "all_lose" and fs["winners"] == () and fs["winning_states"] == ("qin",)
+    assert fs["powers"]["qin"] == 6
+    backed = play(_hegemony_of_qin(), RevealDestiny("red", "chu"), RevealDestiny("blue", "qin"))
+    assert _agrees_with_outcome(backed)["winners"] == ("blue",)
+    pending = play(_hegemony_of_qin(), RevealDestiny("red", "chu"))  # blue's chit not shown yet
+    assert final_scoring(pending)["ending"] == "hegemony" and final_scoring(pending)["winning_states"] == ("qin",)
+    gmap = make_map([("o", False, "qin", 3), ("e", False, "yan", 1)], [("o", "e", "open")])
+    st = talents(new_game(gmap), ("han_fei", "home_han"), ("li_si", "o"))
+    st = play(st, DrawChit("red", "qin"), Recruit("red", (("o", 2),)), March("red", "o", "e", 4), RollDie("red", 6),
+              RevealDestiny("blue", "yan"))
+    fs = _agrees_with_outcome(st)
+    assert fs["ending"] == "annihilation" and fs["winners"] == ("red",) and fs["verdict"] == "win"
+    assert fs["winning_states"] == () and "yan" not in fs["powers"]
+    running = talents(new_game(gmap), ("han_fei", "home_han"), ("li_si", "o"))
+    assert final_scoring(running)["ending"] is None  # a running game: the end-by-time view so far
 
 
 def test_destiny_contradiction_is_flagged():
