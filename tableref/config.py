@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 import jsonschema
 
+from scorer.core import safejson
 from scorer.core.types import TableRefError
 from scorer.referee.reconciler import ReconcilerSettings
 from tableref.mqtt import MqttError, MqttSettings, check_topic, table_id_from_name
@@ -136,6 +137,9 @@ SCHEMA: dict[str, Any] = {
                 "host": {"type": "string"},
                 "port": {"type": "integer", "minimum": 0, "maximum": 65535},
                 "threads": {"type": "integer", "minimum": 2},
+                "mdns": {"enum": [True, False, "auto"],
+                         "description": "announce the dashboard over mDNS/DNS-SD (auto: when it listens beyond loopback)"},
+                "mdns_host": {"type": "string", "description": "the .local host name tablets open (default tableref)"},
             },
         },
         "admin": {
@@ -156,6 +160,9 @@ SCHEMA: dict[str, Any] = {
                 "password": {"type": "string"},
                 "tls": {"type": "boolean"},
                 "ca_file": {"type": "string", "minLength": 1, "description": "CA certificate(s) for tls (default: the system's)"},
+                "discovery": {"type": "boolean", "description": "announce the table to Home Assistant (default true)"},
+                "discovery_prefix": {"type": "string"},
+                "dashboard_url": {"type": "string", "pattern": "^https?://", "description": "the dashboard's address for the venue"},
             },
         },
     },
@@ -214,6 +221,8 @@ class WebConfig:
     host: str = "127.0.0.1"
     port: int = 8080
     threads: int = 16
+    mdns: bool | str = "auto"  # true, false or "auto" (tableref.mdns)
+    mdns_host: str = "tableref"
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,11 +301,15 @@ def _where(error: jsonschema.ValidationError) -> str:
 def load_config(path: str) -> TableConfig:
     try:
         with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
+            doc = safejson.loads_toml(fh.read().decode("utf-8"), path)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except safejson.TooDeep as exc:
+        raise ConfigError(str(exc)) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     return config_from_dict(doc, path)
@@ -392,7 +405,14 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
             seen[pin] = k
 
     w = doc.get("web", {})
-    web = WebConfig(enabled=w.get("enabled", True), host=w.get("host", "127.0.0.1"), port=w.get("port", 8080), threads=w.get("threads", 16))
+    web = WebConfig(enabled=w.get("enabled", True), host=w.get("host", "127.0.0.1"), port=w.get("port", 8080), threads=w.get("threads", 16),
+                    mdns=w.get("mdns", "auto"), mdns_host=w.get("mdns_host", "tableref"))
+    try:
+        from tableref.mdns import check_host_label
+
+        check_host_label(web.mdns_host)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: [web] mdns_host: {exc}") from None
 
     pin_hash = doc.get("admin", {}).get("pin_hash")
     if pin_hash is not None:
@@ -445,13 +465,15 @@ def _mqtt_settings(path: str, m: Mapping[str, Any] | None, table_name: str, rel:
         prefix = check_topic(m.get("topic_prefix", "tableref"), what="topic_prefix", allow_slash=True)
         table_id = check_topic(m["table_id"], what="table_id", allow_slash=False) if "table_id" in m \
             else table_id_from_name(table_name)
+        discovery_prefix = check_topic(m.get("discovery_prefix", "homeassistant"), what="discovery_prefix", allow_slash=True)
     except MqttError as exc:
         raise ConfigError(f"{path}: [mqtt] {exc}") from None
     ca_file = rel(m.get("ca_file"))
     if ca_file is not None and not os.path.exists(ca_file):
         raise ConfigError(f"{path}: [mqtt] ca_file: file {ca_file} does not exist")
     return MqttSettings(host=m["host"], port=m.get("port", 1883), topic_prefix=prefix, table_id=table_id,
-                        username=m.get("username"), password=m.get("password"), tls=m.get("tls", False), ca_file=ca_file)
+                        username=m.get("username"), password=m.get("password"), tls=m.get("tls", False), ca_file=ca_file,
+                        discovery=m.get("discovery", True), discovery_prefix=discovery_prefix, dashboard_url=m.get("dashboard_url"))
 
 
 def _check_game(path: str, game_id: str, setup: dict[str, Any]) -> None:

@@ -72,6 +72,13 @@ class _Call:
     future: Future
 
 
+def _close_device(device: "Device") -> None:
+    try:
+        device.close()
+    except Exception:  # a device that fails to close must not keep the store open
+        log.warning("device %s did not close cleanly", device.name, exc_info=True)
+
+
 class Runtime:
     """A refereed table: store + bus + referee + worker thread + devices. See the module doc."""
 
@@ -98,6 +105,7 @@ class Runtime:
         self._unknown_tag: dict[str, Any] | None = None
         self._enrolment: Any = None  # tableref.camera_enrolment.CameraEnrolment, made on first use
         self._enrolment_lock = threading.Lock()
+        self._replays: Any = None  # tableref.replay.ReplayReader, made on first use
 
     # -- lifecycle ---------------------------------------------------------------------------
     def add_device(self, device: Device) -> None:
@@ -132,12 +140,16 @@ class Runtime:
         """Stop devices, then the worker, then close the store. Idempotent."""
         if not self._started:
             return
-        for device in reversed(list(self.devices_.values())):
-            try:
-                device.close()
-            except Exception:  # a device that fails to close must not keep the store open
-                log.warning("device %s did not close cleanly", device.name, exc_info=True)
+        # all devices at once: each may wait for its own thread, and a stop must stay within 2 s (SIGTERM from systemd)
+        closers = [threading.Thread(target=_close_device, args=(device,), name=f"close-{device.name}", daemon=True)
+                   for device in reversed(list(self.devices_.values()))]
+        for closer in closers:
+            closer.start()
+        deadline = time.monotonic() + timeout
+        for closer in closers:
+            closer.join(max(0.0, deadline - time.monotonic()))
         self._stop.set()
+        self._inbox.put(_Call(lambda table: None, Future()))  # wake the worker now, not at its next poll
         thread, self._thread = self._thread, None
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
@@ -360,6 +372,36 @@ class Runtime:
     def export_csv(self) -> str:
         return self.call(lambda t: t.session.export_csv())
 
+    # -- replay (the Board page; read from the store, never through the referee) -------------------------
+    def _replay_reader(self) -> Any:
+        if self._replays is None:
+            from tableref.replay import ReplayReader
+
+            self._replays = ReplayReader(self.store_path, player_names=dict(self.settings.player_names),
+                                         table_name=self.settings.name)
+        return self._replays
+
+    def replay_games(self) -> list[dict[str, Any]]:
+        return self._replay_reader().games()
+
+    def replay(self, game_no: int) -> dict[str, Any]:
+        """A stored game's steps (headers); ``tableref.replay.ReplayError`` if there is no such game."""
+        return self._replay_reader().game(game_no)
+
+    def replay_step(self, game_no: int, step: int) -> dict[str, Any]:
+        """The table as it was after one step: board, scores, turn, flag (docs/web.md "Replay")."""
+        return self._replay_reader().step(game_no, step)
+
+    def export_bgstats(self, lang: str = "en") -> dict[str, Any]:
+        return self.call(lambda t: t.export_bgstats(lang))
+
+    # -- inferred move orders (tableref.move_order) -----------------------------------------------
+    def confirm_order(self, group: int, actor: str) -> CommandResult:
+        return self.call(lambda t: t.confirm_order(group, actor))
+
+    def choose_order(self, group: int, index: int, actor: str) -> CommandResult:
+        return self.call(lambda t: t.choose_order(group, index, actor))
+
 
 # -- wiring from a configuration (tableref run) ------------------------------------------------------
 
@@ -470,14 +512,17 @@ class Dashboard:
 
 
 def start_dashboard(runtime: Runtime, *, host: str, port: int, data_dir: str, threads: int = 16,
-                    pin_hash: str | None = None, initial_pin: str | None = None) -> tuple[Dashboard | None, str]:
-    """Start the web dashboard if the ``web`` package is installed; returns (dashboard, note)."""
+                    pin_hash: str | None = None, initial_pin: str | None = None,
+                    on_restore: Callable[[Any], None] | None = None, backup_dir: str | None = None) -> tuple[Dashboard | None, str]:
+    """Start the web dashboard if the ``web`` package is installed; returns (dashboard, note).
+    ``backup_dir`` is the folder the dashboard's backups take (default ``data_dir``); ``on_restore``
+    receives a checked backup archive to restore (None: the dashboard offers no restore)."""
     try:
         from web import create_app
         from web.server import make_server
     except ImportError as exc:
         return None, f"dashboard not started: the web package is not available ({exc})"
-    kwargs: dict[str, Any] = {"data_dir": data_dir}
+    kwargs: dict[str, Any] = {"data_dir": data_dir, "backup_dir": backup_dir or data_dir, "on_restore": on_restore}
     if pin_hash is not None:
         kwargs["pin_store"] = ConfigPins(pin_hash)
     elif initial_pin is not None:

@@ -115,7 +115,13 @@ class EventBus:
         self._log: deque[TableEvent] = deque(maxlen=keep)
         self._subs: list[Subscription] = []
         self._next = first_id
+        self._first = first_id
         self._sub_queue = subscriber_queue
+
+    @property
+    def first_id(self) -> int:
+        """The id this bus started numbering at (a publisher owes every event from here on)."""
+        return self._first
 
     @property
     def last_id(self) -> int:

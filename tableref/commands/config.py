@@ -43,8 +43,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         },
         "web": f"{cfg.web.host}:{cfg.web.port}" if cfg.web.enabled else None,
         "admin_pin": "set" if cfg.pin_hash else "not set (the dashboard asks for one)",
-        "mqtt": None if cfg.mqtt is None else {"broker": cfg.mqtt.broker, "topics": f"{cfg.mqtt.base}/{{events,state,status}}",
-                                               "tls": cfg.mqtt.tls, "username": cfg.mqtt.username},
+        "mqtt": None if cfg.mqtt is None else {"broker": cfg.mqtt.broker, "topics": f"{cfg.mqtt.base}/{{events,state,status,info}}",
+                                               "tls": cfg.mqtt.tls, "username": cfg.mqtt.username,
+                                               "home_assistant": cfg.mqtt.discovery_prefix if cfg.mqtt.discovery else None},
     }
     print(json.dumps(summary, ensure_ascii=False, indent=2))
     return 0

@@ -14,7 +14,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from scorer.core.types import TableRefError
+from scorer.core.types import InvalidRecord, TableRefError
+from tableref.lang import add_lang_option, cli_languages
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +59,7 @@ def _web_args(p: argparse.ArgumentParser, default_host: str | None, default_port
     p.add_argument("--host", default=default_host, help="dashboard address to listen on" + (f" (default {default_host})" if default_host else " (default: the configuration's [web] host)"))
     p.add_argument("--port", type=int, default=default_port, help="dashboard port" + (f" (default {default_port})" if default_port else " (default: the configuration's [web] port)"))
     p.add_argument("--no-web", action="store_true", help="do not start the dashboard")
-    p.add_argument("--lang", choices=["en", "zh", "both"], default="both", help="language of the terminal lines (default both)")
+    add_lang_option(p)
 
 
 class _Stopper:
@@ -81,6 +82,14 @@ class _Stopper:
             signal.signal(sig, old)
 
 
+def _console_lang(args: argparse.Namespace) -> str:
+    """The terminal's languages for the console printer (tags joined with +)."""
+    try:
+        return "+".join(cli_languages(getattr(args, "lang", None)))
+    except ValueError as exc:
+        raise InvalidRecord(str(exc), where="--lang") from exc
+
+
 def _say(text: str) -> None:
     print(text, flush=True)
 
@@ -90,11 +99,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     from tableref.console import ConsolePrinter, format_scoreboard
     from tableref.runtime import build_runtime, start_dashboard
 
+    from tableref.appliance import ServiceHost, tune_malloc
+
     config = load_config(args.config)
+    tune_malloc()
+    service = ServiceHost(config, say=_say)  # systemd notify + watchdog, mDNS, the data folder's lock, restore
+    service.acquire()
     runtime = build_runtime(config)
     with _Stopper() as stop:
         printers: list[ConsolePrinter] = []
-        runtime.start(attach=lambda bus: printers.append(ConsolePrinter(bus, lang=args.lang)))
+        runtime.start(attach=lambda bus: printers.append(ConsolePrinter(bus, lang=_console_lang(args))))
         printer = printers[0]
         dashboard = None
         try:
@@ -109,21 +123,30 @@ def cmd_run(args: argparse.Namespace) -> int:
                 host = args.host or config.web.host
                 port = config.web.port if args.port is None else args.port
                 dashboard, note = start_dashboard(runtime, host=host, port=port, data_dir=config.data_dir,
-                                                  threads=config.web.threads, pin_hash=config.pin_hash)
+                                                  threads=config.web.threads, pin_hash=config.pin_hash,
+                                                  on_restore=service.restore_hook(stop.event))
                 _say(dashboard.url if dashboard else note)
+                _tell_venue(runtime, dashboard, host)
+            service.started(runtime, dashboard, args.host or config.web.host)
             stop.event.wait()
-            _say(format_scoreboard(runtime.snapshot(), args.lang))
+            _say(format_scoreboard(runtime.snapshot(), _console_lang(args)))
         finally:
+            service.stopping()
+            service.close()
             if dashboard is not None:
                 dashboard.stop()
             printer.close()
             runtime.stop()
+    service.finish()  # releases the data folder; after a restore from the dashboard, starts again
+    from tableref.appliance import exit_if_program
+
+    exit_if_program(0)  # the stop's last step: no interpreter teardown (see there)
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from tableref.console import ConsolePrinter, format_scoreboard
-    from tableref.demo import (DEMO_PIN, SCRIPT, SETUP, build_demo, build_game_demo, demo_data_dir, enrol_camera, game_demo, intro,
+    from tableref.demo import (DEMO_PIN, SCRIPT, SETUP, DemoStopped, build_demo, build_game_demo, demo_data_dir, enrol_camera, game_demo, intro,
                                run_script)
     from tableref.runtime import start_dashboard
 
@@ -162,28 +185,31 @@ def cmd_demo(args: argparse.Namespace) -> int:
     dashboard = None
     with _Stopper() as stop:
         printers: list[ConsolePrinter] = []
-        rt.start(attach=lambda bus: printers.append(ConsolePrinter(bus, lang=args.lang)))
+        rt.start(attach=lambda bus: printers.append(ConsolePrinter(bus, lang=_console_lang(args))))
         printer = printers[0]
         try:
             if args.no_web:
                 _say("dashboard not started (--no-web)")
             else:
                 dashboard, note = start_dashboard(rt, host=args.host, port=args.port, data_dir=str(data_dir / "web"),
-                                                  initial_pin=DEMO_PIN)
+                                                  initial_pin=DEMO_PIN, backup_dir=str(data_dir))
                 if dashboard is None:
                     _say(f"note: {note}")
                 else:
                     _say(dashboard.url)
                     _say(f"admin PIN for this demo / 本演示的管理员 PIN: {DEMO_PIN}")
+                    _tell_venue(rt, dashboard, args.host)
             # the sensor board must be live before the players start
             from tableref.demo import wait_until
 
-            if "sensor_board" in rt.devices_ and not wait_until(lambda: _sensor_live(rt), 15.0):
+            halt = stop.event  # Ctrl-C / SIGTERM: every wait below ends at once (the script raises DemoStopped)
+            if "sensor_board" in rt.devices_ and not wait_until(lambda: _sensor_live(rt), 15.0, stop=halt) and not halt.is_set():
                 raise DemoArgError("the emulated sensor board did not come up")
-            if "camera" in rt.devices_ and not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok", 30.0):
+            if "camera" in rt.devices_ and not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok", 30.0,
+                                                          stop=halt) and not halt.is_set():
                 raise DemoArgError("the synthetic camera did not come up")
-            if camera_only:  # the table is enrolled once, before the first game, as on the dashboard
-                enrol_camera(demo)
+            if camera_only and not halt.is_set():  # the table is enrolled once, before the first game, as on the dashboard
+                enrol_camera(demo, stop=halt)
             game = 0
             while not stop.event.is_set():
                 game += 1
@@ -191,22 +217,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
                     # the players clear the table, then set up the next game
                     if game_id == "china":
                         _clear_table(demo)
-                        wait_until(lambda: not rt.snapshot()["sensors"]["sensed"], 20.0)
+                        wait_until(lambda: not rt.snapshot()["sensors"]["sensed"], 20.0, stop=halt)
                     else:
                         demo.reset_table()
                         want = demo.initial.to_json() if demo.initial is not None else {}
-                        wait_until(lambda: rt.snapshot()["sensors"]["sensed"] == want, 20.0)
+                        wait_until(lambda: rt.snapshot()["sensors"]["sensed"] == want, 20.0, stop=halt)
                     res = rt.new_game(dict(setup), "demo", authorised=True)
                     if not res.ok:
                         raise DemoArgError(str(res.message))
-                run_script(demo, speed=args.speed, timeout=max(20.0, 20.0 / args.speed), script=script)
+                run_script(demo, speed=args.speed, timeout=max(20.0, 20.0 / args.speed), script=script, stop=halt)
                 if game_id != "china":
                     # the short demos stop right after their last move: let its lines out before the scoreboard
                     wait_until(lambda: printer._sub.queue.empty(), 2.0)
                     threading.Event().wait(0.3)
                 snap = rt.snapshot()
                 _say("")
-                _say(format_scoreboard(snap, args.lang))
+                _say(format_scoreboard(snap, _console_lang(args)))
                 exported = _export(rt, data_dir, snap.get("game_no"))
                 _say(f"game record: {exported[0]}  (check it with: tableref score {exported[0]})")
                 _say(f"event log as CSV: {exported[1]}")
@@ -215,6 +241,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             if dashboard is not None and not args.exit_when_done and not args.loop:
                 _say(f"The dashboard keeps serving at {dashboard.url} -- press Ctrl-C to stop. / 仪表板继续运行，按 Ctrl-C 退出。")
                 stop.event.wait()
+        except DemoStopped:
+            snap = rt.snapshot()
+            _say(f"stopped / 已停止: game {snap.get('game_no')}, {snap.get('moves')} moves accepted, all kept in {rt.store_path}")
         finally:
             if dashboard is not None:
                 dashboard.stop()
@@ -227,6 +256,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 class DemoArgError(TableRefError, ValueError):
     pass
+
+
+def _tell_venue(runtime: Any, dashboard: Any, host: str) -> None:
+    """Give the MQTT publisher the dashboard's address for the venue screen (unless configured):
+    listening on every interface, the Pi's mDNS name ``HOSTNAME.local``; else the address itself."""
+    mqtt = runtime.devices_.get("mqtt")
+    if dashboard is None or mqtt is None or not hasattr(mqtt, "set_dashboard_url") or mqtt.settings.dashboard_url:
+        return
+    import socket
+
+    port = dashboard.server.port
+    url = f"http://{socket.gethostname()}.local:{port}/" if host in ("0.0.0.0", "::", "") else dashboard.url
+    mqtt.set_dashboard_url(url)
 
 
 def _mqtt_arg(text: str) -> Any:

@@ -15,7 +15,7 @@ from web.boards import BoardLibrary
 from web.fake import FakeTableService
 from web.server import make_server
 
-from web_testkit import CHROMIUM, CHROMIUM_ARGS, FAST_HASH, PIN, SETUP, ApiClient, FakeClock
+from web_testkit import CHROMIUM, FAST_HASH, PIN, SETUP, ApiClient, FakeClock
 
 
 @pytest.fixture
@@ -97,13 +97,10 @@ def _require_browser() -> None:
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
     _require_browser()
-    from playwright.sync_api import sync_playwright
+    import browser_kit  # one Chromium per test process, shared with tests/venue
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"),
-                                     args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    yield browser_kit.acquire()
+    browser_kit.release()
 
 
 @pytest.fixture

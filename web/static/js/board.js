@@ -67,6 +67,13 @@
       $("#flag-text").textContent = items.map((v) => pick(v.message) + (v.fix ? " — " + pick(v.fix) : "")).join(" · ");
       f.hidden = false;
     } else f.hidden = true;
+    if (TR.boardKit && TR.boardKit.handles(s)) { // every game but China: drawn from its board kit (boardkit.js)
+      if (boardId !== null || parts) { clear($("#board")); parts = null; geo = null; boardId = null; }
+      await TR.boardKit.render(s, showEmpty);
+      document.body.dataset.version = s.version ?? "";
+      return;
+    }
+    if (TR.boardKit) TR.boardKit.leave();
     if (!s.game || !s.board_id) {
       clear($("#board")); parts = null; geo = null; boardId = null;
       showEmpty(s.game ? "board.no_drawing" : "score.no_game");
@@ -103,8 +110,11 @@
     enqueue(s);
     return s.event_id;
   }
-  load().then((since) => TR.live(since, {
-    event: (ev) => { if (ev.type === "state") enqueue(ev.data); },
-    reset: () => load(),
-  }));
+  TR.boardView = { show: enqueue }; // the replay (replay.js) draws its steps through the same renderer
+  if (!new URLSearchParams(location.search).has("replay")) {
+    load().then((since) => TR.live(since, {
+      event: (ev) => { if (ev.type === "state") enqueue(ev.data); },
+      reset: () => load(),
+    }));
+  }
 })();
