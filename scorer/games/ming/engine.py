@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo, check_players_and_variants
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
@@ -121,6 +121,7 @@ class MingGame(Game[MingState, MingMove]):
             neutral_in_blocks="neutral_in_blocks" in variants,
             no_revisit="no_revisit" in variants,
             tiebreak_monks="tiebreak_monks" in variants,
+            tiles_in_turn_order="tiles_in_turn_order" in variants,
             neutral_per_player=per,
             return_values_provisional=values_provisional,
         )
@@ -188,8 +189,12 @@ class MingGame(Game[MingState, MingMove]):
 
     # -- enumerating moves ------------------------------------------------------------------
     def legal_moves(self, state: MingState) -> Iterator[MingMove]:
-        """Every legal move of the player(s) to act. Card payments are listed when the hand is
-        known; otherwise moves carry no cards (the payment is then not checked)."""
+        """Every legal move of the player(s) to act, in every form a record may give it: cards,
+        refills and return cards declared or not (``ReturnCards``, ``SendBack`` and ``TakeDragon``
+        normalise themselves, so each move has one value)."""
+        if state.phase == PH_MOVE and not state.finished:
+            yield from _legal_prince_turns(state)
+            return
         for move in _candidates(state):
             if not rules.violations(state, move):
                 yield move
@@ -594,13 +599,27 @@ def _check_sets(state: MingState, p: int) -> MingState:
     return _effect_msg(state, "set6", f"{en} completes {k} set(s) of 6 colours: +{value}.", f"{zh}集齐 {k} 套六色省份牌片：+{value}。")
 
 
+def tile_order(state: MingState, counts: Sequence[int]) -> list[int]:
+    """Who takes province tiles first when a district's members move into the city (A13).
+
+    Recommended: the player with the most members in the district first, then the second (the
+    seed's 4.1 moves them in that order); players with equal counts clockwise from the start
+    player. Variant ``tiles_in_turn_order``: clockwise from the start player. It matters only when
+    the colour's supply runs short."""
+    order = [(state.start + k) % state.n for k in range(state.n)]
+    if state.rules.tiles_in_turn_order:
+        return order
+    return sorted(order, key=lambda p: -counts[p])
+
+
 def _majorities(state: MingState, prov: int) -> MingState:
     board = state.board
-    order = [(state.start + k) % state.n for k in range(state.n)]
     for d in board.province_districts[prov]:
-        moved = scoring.district_majority(state.open[d])
+        counts = state.open[d]
+        moved = scoring.district_majority(counts)
         if not any(moved):
             continue
+        order = tile_order(state, counts)
         opened, city = state.open, state.city
         for o, k in enumerate(moved):
             if k:
@@ -612,9 +631,16 @@ def _majorities(state: MingState, prov: int) -> MingState:
         state = _effect_msg(state, "majority", f"{board.districts[d]}: into the city -- {parts_en}.", f"{board.districts[d]}：进入城市——{parts_zh}。",
                             tuple(moved[:state.n]))
         for p in order:
-            if moved[p]:
-                state = _gain_tiles(state, p, prov, moved[p])
+            short = 0
+            for _ in range(moved[p]):  # one tile per member moved, a completed set at once (A13, A14)
+                short += state.tile_supply[prov] == 0
+                state = _gain_tiles(state, p, prov, 1)
                 state = _check_sets(state, p)
+            if short:
+                en, zh = rules.player_label(state.players[p])
+                colour = board.provinces[prov].name
+                state = _effect_msg(state, "tiles_short", f"{en} gets {short} tile(s) of {colour.en} fewer: none are left in the supply.",
+                                    f"{zh}少得 {short} 张{colour.zh}的省份牌片：公共资源堆里已经没有了。")
     return state
 
 
@@ -848,6 +874,8 @@ def _candidates(state: MingState) -> Iterator[MingMove]:
                         if c not in seen:
                             seen.add(c)
                             yield ReturnCards(state.players[p], c)
+                for total in sorted(scoring.achievable_totals(state.rules.return_values)):  # declared as a total
+                    yield ReturnCards(state.players[p], total=total)
             return
         owner = state.neutral if sc.stage in (ST_NEUTRAL, ST_NEUTRAL_FIRST) else sc.chooser
         pieces = [board.districts[d] for d in board.province_districts[sc.province] for _ in range(state.city[d][owner])]
@@ -871,25 +899,43 @@ def _candidates(state: MingState) -> Iterator[MingMove]:
         for prov in board.provinces:
             yield PlaceFamily(player, prov.id)
     elif phase == PH_CARDS:
+        refills: list[str | None] = [None, *board.symbols]
         for i, prov in enumerate(board.provinces):
-            if state.display[i] != UNKNOWN:
-                refills = [None] if not state.rules.cards_required else list(board.symbols)
+            # the card taken and the refill, each declared or not (a known display card need not be named)
+            shown = [board.symbols[state.display[i]], None] if state.display[i] != UNKNOWN else [None, *board.symbols]
+            for symbol in shown:
                 for r in refills:
-                    yield TakeCard(player, prov.id, board.symbols[state.display[i]], r)
-            else:
-                yield TakeCard(player, prov.id, None, None)
+                    yield TakeCard(player, prov.id, symbol, r)
             owners = [None] + ([q for q in state.players if q != player] if state.rules.dragon_any_member else [])
             for o in owners:
                 yield TakeDragon(player, prov.id, o)
-    elif phase == PH_MOVE:
+    # phase 3 (move and deploy): _legal_prince_turns
+
+
+def _legal_prince_turns(state: MingState) -> Iterator[MingMove]:
+    """Phase 3: like ``_candidates`` then ``violations``, but a move or stay that is illegal
+    without deploying is not tried again with each deployment (the deployment is checked last)."""
+    p = state.active
+    player = state.players[p]
+    if not rules.violations(state, Pass(player)):
         yield Pass(player)
+    turns: list[MovePrince | Stay] = [Stay(player, card) for card in _stay_cards(state, p)]
+    for base in turns:
+        if rules.violations(state, base):
+            continue
         for deploy, cloister in _deploy_options():
-            for card in _stay_cards(state, p):
-                yield Stay(player, card, deploy, cloister)
-        for path in _paths(state, p):
-            for cards in _payments(state, p, path):
-                for deploy, cloister in _deploy_options():
-                    yield MovePrince(player, path, cards, deploy, cloister)
+            move = replace(base, deploy=deploy, cloister=cloister)
+            if not deploy and not cloister or not rules.violations(state, move):
+                yield move
+    for path in _paths(state, p):
+        for cards in _payments(state, p, path):
+            base = MovePrince(player, path, cards)
+            if rules.violations(state, base):
+                continue
+            for deploy, cloister in _deploy_options():
+                move = replace(base, deploy=deploy, cloister=cloister)
+                if not deploy and not cloister or not rules.violations(state, move):
+                    yield move
 
 
 def _deploy_options() -> list[tuple[int, bool]]:
@@ -897,10 +943,11 @@ def _deploy_options() -> list[tuple[int, bool]]:
 
 
 def _stay_cards(state: MingState, p: int) -> list[str | None]:
+    """The card discarded: any the hand may hold (declared), or undeclared."""
     hand = state.hands[p]
     if not hand.exact:
-        return [None]
-    return [state.board.kinds[k] for k, c in enumerate(hand.lb) if c > 0]
+        return [None, *state.board.kinds]
+    return [state.board.kinds[k] for k, c in enumerate(hand.lb) if c > 0] + [None]
 
 
 def _paths(state: MingState, p: int) -> Iterator[tuple[str, ...]]:
@@ -922,33 +969,35 @@ def _paths(state: MingState, p: int) -> Iterator[tuple[str, ...]]:
 
 
 def _payments(state: MingState, p: int, path: tuple[str, ...]) -> Iterator[tuple[str, ...] | None]:
+    """Undeclared, and every declared payment the hand may hold: a card of a kind the hand surely
+    holds, else one from its undeclared part (a dragon only if that part may hold one)."""
     board = state.board
     hand = state.hands[p]
     if not hand.exact:
         yield None
-        return
     steps = [board.district_index[d] for d in path]
     prev = [state.princes[p]] + steps[:-1]
     options = [sorted(board.border_symbols[(a, b)]) + [board.dragon_kind] for a, b in zip(prev, steps)]
     have = list(hand.lb)
-    seen = set()
+    dragon = board.dragon_kind
 
-    def rec(i: int, chosen: list[int]) -> Iterator[tuple[str, ...]]:
+    def rec(i: int, chosen: list[int], free: int) -> Iterator[tuple[str, ...]]:
         if i == len(options):
-            key = tuple(chosen)
-            if key not in seen:
-                seen.add(key)
-                yield tuple(board.kinds[k] for k in chosen)
+            yield tuple(board.kinds[k] for k in chosen)
             return
         for k in options[i]:
+            chosen.append(k)
             if have[k] > 0:
                 have[k] -= 1
-                chosen.append(k)
-                yield from rec(i + 1, chosen)
-                chosen.pop()
+                yield from rec(i + 1, chosen, free)
                 have[k] += 1
+            elif free > 0 and (k != dragon or hand.may_dragon):
+                yield from rec(i + 1, chosen, free - 1)
+            chosen.pop()
 
-    yield from rec(0, [])
+    yield from rec(0, [], hand.unknown)
+    if hand.exact:
+        yield None
 
 
 # -- reporting --------------------------------------------------------------------------------------

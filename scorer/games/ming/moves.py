@@ -76,6 +76,10 @@ class TakeDragon:
 
     declared = False
 
+    def __post_init__(self) -> None:
+        if self.owner == self.player:  # one value per move: paying with one's own member is the default
+            object.__setattr__(self, "owner", None)
+
 
 @dataclass(frozen=True, slots=True)
 class MovePrince:
@@ -127,6 +131,11 @@ class ReturnCards:
 
     declared = True
 
+    def __post_init__(self) -> None:
+        # one value per move: the order the cards are listed in says nothing
+        if self.cards is not None:
+            object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
 
 @dataclass(frozen=True, slots=True)
 class SendBack:
@@ -139,6 +148,12 @@ class SendBack:
     owner: str | None = None
 
     declared = False
+
+    def __post_init__(self) -> None:
+        # one value per move: the pieces' order says nothing, and the player's own pieces are the default
+        object.__setattr__(self, "districts", tuple(sorted(self.districts)))
+        if self.owner == self.player:
+            object.__setattr__(self, "owner", None)
 
 
 @dataclass(frozen=True, slots=True)

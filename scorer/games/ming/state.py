@@ -60,6 +60,7 @@ class MingRules:
     neutral_in_blocks: bool = False  # A20 other reading
     no_revisit: bool = False  # A12 other reading
     tiebreak_monks: bool = False  # A17 option: most monks breaks a final tie
+    tiles_in_turn_order: bool = False  # A13 other reading: scarce tiles go clockwise from the start player
     neutral_per_player: int = 3  # A10
     return_values_provisional: bool = False  # the values came from a provisional data file
 
@@ -72,6 +73,7 @@ class MingRules:
         "neutral_in_blocks",
         "no_revisit",
         "tiebreak_monks",
+        "tiles_in_turn_order",
     )
 
 

@@ -23,7 +23,7 @@ from scorer.records import parse_record, replay, to_record
 
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 VARIANTS = ("dragon_any_member", "bonus_tiebreak_fullest_area", "neutral_before_returns", "bonus_ignores_neutral",
-            "neutral_in_blocks", "no_revisit", "tiebreak_monks")
+            "neutral_in_blocks", "no_revisit", "tiebreak_monks", "tiles_in_turn_order")
 
 
 def check_invariants(state, before=None) -> None:
@@ -122,6 +122,8 @@ def reference_scoring(players, rnd, start, provinces, open_lists, cloister, tile
     pts = {p: Counter() for p in players}
     tiles = {p: dict(t) for p, t in tiles.items()}
     order = players[start:] + players[:start]
+    all6 = [pv for pv, _ in provinces]
+    supply = {pv: 18 - sum(t.get(pv, 0) for t in tiles.values()) for pv in all6}
     opened = {d: list(v) for d, v in open_lists.items()}
     for prov, districts in provinces:
         city = {d: [] for d in districts}
@@ -143,17 +145,23 @@ def reference_scoring(players, rnd, start, provinces, open_lists, cloister, tile
             assert sum(moves.values()) <= 3  # the rulebook's rule of thumb
             if len(moves) >= 2 and len(set(moves.values())) > 1:
                 assert max(moves.values()) > min(moves.values())  # second place moves fewer than first
-            for o in sorted(moves, key=lambda o: order.index(o) if o in order else 99):
+            # tiles: most members first (A13; variant: clockwise from the start player), ties clockwise;
+            # one tile per member while the supply lasts, a completed set of 6 back at once (A14)
+            first = (lambda o: (order.index(o),)) if "tiles_in_turn_order" in variants else (lambda o: (-count[o], order.index(o)))
+            for o in sorted(moves, key=lambda o: first(o) if o in order else (99,)):
                 for _ in range(moves[o]):
                     pieces.remove(o)
                     city[d].append(o)
-                if o in players:
-                    tiles[o][prov] = tiles[o].get(prov, 0) + moves[o]
-                    all6 = [pv for pv, _ in provinces]
-                    while all(tiles[o].get(c, 0) > 0 for c in all6):
-                        for c in all6:
-                            tiles[o][c] -= 1
-                        pts[o]["sets6"] += SET6[rnd]
+                    if o in players:
+                        if supply[prov] > 0:
+                            supply[prov] -= 1
+                            tiles[o][prov] = tiles[o].get(prov, 0) + 1
+                        # (the random positions may start with a complete set: it goes at the first member)
+                        while all(tiles[o].get(c, 0) > 0 for c in all6):
+                            for c in all6:
+                                tiles[o][c] -= 1
+                                supply[c] += 1
+                            pts[o]["sets6"] += SET6[rnd]
 
         def send(owner, k, chosen):
             areas = [d for d in districts if owner in city[d]]
@@ -215,7 +223,7 @@ def reference_scoring(players, rnd, start, provinces, open_lists, cloister, tile
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 1_000_000), players=st.sampled_from([2, 3, 4]), rnd=st.sampled_from([2, 4, 6]),
-       variants=st.sets(st.sampled_from(["bonus_tiebreak_fullest_area", "neutral_before_returns", "bonus_ignores_neutral"]), max_size=2))
+       variants=st.sets(st.sampled_from(["bonus_tiebreak_fullest_area", "neutral_before_returns", "bonus_ignores_neutral", "tiles_in_turn_order"]), max_size=2))
 def test_scoring_phase_matches_brute_force_reference(seed, players, rnd, variants):
     rng = random.Random(seed)
     colours = ("yellow", "green", "blue", "red")[:players]
@@ -229,6 +237,12 @@ def test_scoring_phase_matches_brute_force_reference(seed, players, rnd, variant
                 open_counts[d]["neutral"] = min(3, open_counts[d]["neutral"])
     cloister = {d: rng.choice(colours) for d in board.districts if rng.random() < 0.25}
     tiles = {p: {prov.id: rng.choice([0, 0, 1, 1, 2]) for prov in board.provinces} for p in colours}
+    if rng.random() < 0.5:  # a colour nearly used up (A13): the last tiles go to whoever moves first
+        scarce = rng.choice(board.provinces).id
+        for p in colours:
+            tiles[p][scarce] = 0
+        for _ in range(rng.randint(12, 18)):
+            tiles[rng.choice(colours)][scarce] += 1
     start = rng.randrange(players)
     state = position(colours, round=rnd, start=colours[start], open=open_counts, cloister=cloister, tiles=tiles,
                      variants=tuple(sorted(variants)))

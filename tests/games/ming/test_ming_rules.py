@@ -323,12 +323,53 @@ def test_no_bonus_when_nobody_is_left_a21():
     assert category(s, "red", "city_bonus") == 0 and opened(s, "p1d1", "red") == 1
 
 
-def test_tile_supply_runs_out_a13():
-    state = position(round=2, open={"p1d1": {"red": 3, "blue": 1}})
+def scarce_red_round4(variants: tuple[str, ...] = ()):
+    """Round 4, start player yellow. Yellow and green kept 12 red (p1) tiles from round 2 (the most
+    a colour can have out by then: 3 prince tiles + 9 city houses), so 6 are left; p1d1 and p1d2 take
+    5 of them. In p1d3 red has the majority (3) and blue is second (1): one red tile for two players --
+    and blue holds the other 5 colours, a set worth 24."""
+    five = {p: 1 for p in ("p2", "p3", "p4", "p5", "p6")}
+    open_ = {"p1d1": {"yellow": 2, "green": 1}, "p1d2": {"yellow": 2}, "p1d3": {"red": 3, "blue": 1}}
+    state = position(round=4, open=open_, tiles={"yellow": {"p1": 6}, "green": {"p1": 6}, "blue": five}, variants=variants)
+    assert state.tile_supply[0] == 6
+    return score_now(state)
+
+
+def test_scarce_tiles_go_to_the_district_leader_first_a13():
+    s = scarce_red_round4()
+    short = [e.message.en for e in s.effects if e.kind == "tiles_short"]
+    assert len(short) == 2 and short[0].startswith("red gets 1 tile") and short[1].startswith("blue gets 1 tile")
+    s = commit_all(s)
+    # the leader (red, 3 members) moves first and takes the last tile; blue gets none and no set
+    assert tiles(s, "red", "p1") == 1 and tiles(s, "blue", "p1") == 0
+    assert category(s, "blue", "sets6") == 0 and [tiles(s, "blue", p) for p in ("p2", "p3", "p4", "p5", "p6")] == [1] * 5
+
+
+def test_scarce_tiles_in_turn_order_variant_a13():
+    s = commit_all(scarce_red_round4(("tiles_in_turn_order",)))
+    # clockwise from yellow, blue comes before red: blue takes the last tile and completes a set (24);
+    # the set's red tile goes back to the supply and red takes it
+    assert category(s, "blue", "sets6") == 24 and all(tiles(s, "blue", f"p{i}") == 0 for i in range(1, 7))
+    assert tiles(s, "red", "p1") == 1 and category(s, "red", "sets6") == 0
+
+
+@pytest.mark.parametrize(("start", "first"), [("yellow", "green"), ("red", "red"), ("blue", "red")])
+def test_scarce_tiles_equal_counts_go_clockwise_from_the_start_player_a13(start, first):
+    state = position(round=2, start=start, open={"p1d1": {"green": 2, "red": 2}})
     state = replace(state, tile_supply=(1,) + state.tile_supply[1:])
-    s = score_now(state)
-    # clockwise from the start player (yellow): blue takes the last tile, red gets none
-    assert tiles(s, "blue", "p1") == 1 and tiles(s, "red", "p1") == 0
+    s = commit_all(score_now(state))
+    other = "red" if first == "green" else "green"
+    assert tiles(s, first, "p1") == 1 and tiles(s, other, "p1") == 0
+
+
+def test_a_set_completed_by_the_first_member_frees_a_tile_for_the_second_a13_a14():
+    # one red tile left; red (leader, 2 moved) holds the other 5 colours: the first member's tile
+    # completes a set at once (28), the set's red tile returns and the second member takes it
+    five = {p: 1 for p in ("p2", "p3", "p4", "p5", "p6")}
+    state = position(round=2, open={"p1d1": {"red": 3, "blue": 1}}, tiles={"red": five})
+    state = replace(state, tile_supply=(1,) + state.tile_supply[1:])
+    s = commit_all(score_now(state))
+    assert category(s, "red", "sets6") == 28 and tiles(s, "red", "p1") == 1 and tiles(s, "blue", "p1") == 0
 
 
 def test_neutral_before_returns_option_a8():
@@ -451,3 +492,41 @@ def test_legal_moves_are_all_legal_and_include_passing():
     assert MovePrince("yellow", ("p1d2", "p1d3"), ("horse", "junk")) in moves
     assert all(not GAME.violations(s, m) for m in moves)
     assert not any(isinstance(m, MovePrince) and m.path[-1] == "p1d2" for m in moves)
+
+
+# -- legal_moves offers every form a record may give (found by the self-checks, issue 13) -----------
+
+def test_legal_moves_offer_undeclared_and_declared_card_forms():
+    s = cards_position()  # cards "declared" (the default), display declared
+    moves = set(GAME.legal_moves(s))
+    # the display card taken need not be named, the refill may be named or not
+    assert {TakeCard("yellow", "p1", None, "junk"), TakeCard("yellow", "p1", "horse", None), TakeCard("yellow", "p1")} <= moves
+    s = move_position()  # yellow's hand is known exactly, and the cards still need not be declared
+    moves = set(GAME.legal_moves(s))
+    assert {Stay("yellow"), Stay("yellow", None, 2, True), MovePrince("yellow", ("p1d3",)), MovePrince("yellow", ("p1d3",), ("dragon",))} <= moves
+    assert all(not GAME.violations(s, m) for m in moves)
+
+
+def test_legal_moves_offer_declared_cards_from_a_hand_known_in_part():
+    s = move_position()
+    board = s.board
+    # yellow took 3 cards nobody named: any movement card may be declared, a dragon may not
+    s = replace(s, hands=(replace(s.hands[0], lb=(0,) * len(board.kinds)),) + s.hands[1:])
+    moves = set(GAME.legal_moves(s))
+    assert {MovePrince("yellow", ("p1d3",), ("rickshaw",)), MovePrince("yellow", ("p1d3",)), Stay("yellow", "junk")} <= moves
+    assert MovePrince("yellow", ("p1d3",), ("dragon",)) not in moves
+    assert rules_of(s, MovePrince("yellow", ("p1d3",), ("dragon",))) == ["cards.not_in_hand"]
+
+
+def test_legal_moves_offer_return_cards_as_a_total():
+    s = score_now(position(round=2, open={"p1d1": {"red": 2}}))
+    moves = set(GAME.legal_moves(s))
+    assert {ReturnCards("red", (1, 2)), ReturnCards("red", total=3), ReturnCards("red", total=6)} <= moves
+    assert ReturnCards("red", total=7) not in moves
+
+
+def test_moves_with_the_same_meaning_are_one_value():
+    assert ReturnCards("red", (2, 0, 1)) == ReturnCards("red", (0, 1, 2))
+    assert SendBack("red", ("p1d2", "p1d1"), "red") == SendBack("red", ("p1d1", "p1d2"))
+    assert TakeDragon("red", "p1", "red") == TakeDragon("red", "p1")
+    assert GAME.move_to_json(SendBack("red", ("p1d3", "p1d1"))) == {"type": "send_back", "player": "red", "districts": ["p1d1", "p1d3"]}
