@@ -276,17 +276,16 @@ def unexplained_violations(residual: BoardDiff) -> tuple[Violation, ...]:
     for space, piece, n in residual.added:
         out.append(Violation(
             "board.unexplained",
-            Message(f"{n} {piece.owner} {piece.kind}(s) on {space} that no legal move explains.",
-                    f"{space} 上有 {n} 个{piece.owner}的{piece.kind}，无法用合法行动解释。"),
+            Message.t('referee.reconciler.s_on_that_no_legal', n=n, owner=piece.owner, kind=piece.kind, space=space),
             (space,),
-            Message(f"Take the {piece.owner} {piece.kind} off {space}.", f"从 {space} 拿走{piece.owner}的{piece.kind}。"),
+            Message.t('referee.reconciler.take_the_off', owner=piece.owner, kind=piece.kind, space=space),
         ))
     for space, piece, n in residual.removed:
         out.append(Violation(
             "board.unexplained",
-            Message(f"{n} {piece.owner} {piece.kind}(s) missing from {space}.", f"{space} 上少了 {n} 个{piece.owner}的{piece.kind}。"),
+            Message.t('referee.reconciler.s_missing_from', n=n, owner=piece.owner, kind=piece.kind, space=space),
             (space,),
-            Message(f"Put the {piece.owner} {piece.kind} back on {space}.", f"把{piece.owner}的{piece.kind}放回 {space}。"),
+            Message.t('referee.reconciler.put_the_back_on', owner=piece.owner, kind=piece.kind, space=space),
         ))
     return tuple(out)
 
@@ -345,9 +344,7 @@ class Reconciler:
         signal = self._signal
         if signal is not None and now - signal.at > self.settings.signal_ttl and busy:
             self._signal = signal = None
-            out.append(SignalRefused(CloseReason.TURN_DONE, Message(
-                "The table did not settle; press again when no hand is over the board.",
-                "版图上的棋子一直没有稳定；请在没有手遮挡版图时再按一次。")))
+            out.append(SignalRefused(CloseReason.TURN_DONE, Message.t('referee.reconciler.the_table_did_not_settle')))
         self._last_change = view.changed_at
         expected = game.visible_board(state)
         sensed = remove_offset(view.merged_with(apply_offset(expected, offset)), offset)
@@ -358,7 +355,7 @@ class Reconciler:
             self._set_reading(None, out)
             self._clear_flag("corrected", out)
             self.suppressed = None
-            self._refuse_signal(out, Message("The game is over.", "游戏已经结束。"))
+            self._refuse_signal(out, Message.t('referee.reconciler.the_game_is_over'))
             return out
 
         if sensed == expected:
@@ -372,8 +369,7 @@ class Reconciler:
                 self._signal = None
                 move = invisible_move(game, state)
                 if move is None:
-                    out.append(SignalRefused(signal.reason, Message(
-                        "Nothing to close: place your pieces first.", "没有可结束的行动：请先放置棋子。")))
+                    out.append(SignalRefused(signal.reason, Message.t('referee.reconciler.nothing_to_close_place_your')))
                 else:
                     self.cards.clear()
                     out.append(AcceptMove((move,), signal.reason, player))
@@ -576,7 +572,7 @@ class Reconciler:
         else:
             best = min(explanations, key=lambda e: e.cost)
             violations = unexplained_violations(best.residual) or (Violation(
-                "board.unexplained", Message("The table does not match any legal move.", "版图无法用任何合法行动解释。")),)
+                "board.unexplained", Message.t('referee.reconciler.the_table_does_not_match')),)
         spaces = tuple(dict.fromkeys([s for v in violations for s in v.spaces] + list(best.residual.spaces)))
         return Flag(FlagKind.ILLEGAL, violations, spaces, player, now, best.moves, best.residual)
 

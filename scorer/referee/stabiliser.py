@@ -60,12 +60,7 @@ class Disagreement:
 
     @property
     def message(self) -> Message:
-        return Message(
-            f"{self.space}: {self.decided_by} reads {_describe(self.believed)}, {self.other_source} reads "
-            f"{_describe(self.other)}; using {self.decided_by}.",
-            f"{self.space}：{self.decided_by} 读到 {_describe(self.believed)}，{self.other_source} 读到 "
-            f"{_describe(self.other)}；采用 {self.decided_by} 的读数。",
-        )
+        return Message.t('referee.stabiliser.reads_reads_using', space=self.space, decided_by=self.decided_by, believed=_describe(self.believed), other_source=self.other_source, other=_describe(self.other))
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -118,7 +118,7 @@ class MingBoard:
 
     def symbol_label(self, kind: int) -> Message:
         if kind == self.dragon_kind:
-            return Message("dragon", "龙牌")
+            return Message.t('ming.board.dragon')
         return self.symbol_names[kind]
 
     def province_of(self, district: int) -> Province:

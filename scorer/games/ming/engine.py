@@ -84,7 +84,7 @@ CAT_INDEX = {c: i for i, c in enumerate(CATEGORIES)}
 
 class MingGame(Game[MingState, MingMove]):
     id = "ming"
-    name = Message("Ming Dynasty (Ming-Dynastie)", "明朝（Ming-Dynastie）")
+    name = Message.t('ming.engine.ming_dynasty_ming_dynastie')
     min_players = 2
     max_players = 4
 
@@ -166,9 +166,7 @@ class MingGame(Game[MingState, MingMove]):
             prov = state.board.provinces[sc.province]
             if sc.stage == ST_COMMIT:
                 waiting = tuple(state.players[p] for p in sc.committers if sc.commits[p] < 0)
-                return TurnInfo(waiting, phase=phase, round=rnd, awaiting="return_cards", prompt=Message(
-                    f"Scoring {prov.name.en}: everybody with family members in its city puts down return cards face down.",
-                    f"{prov.name.zh}计分：在该城市有皇亲的玩家扣放返回牌。"))
+                return TurnInfo(waiting, phase=phase, round=rnd, awaiting="return_cards", prompt=Message.t('ming.engine.scoring_everybody_with_family_members', prov=prov.name))
             who = state.players[sc.chooser]
             return TurnInfo((who,), phase=phase, round=rnd, awaiting="send_back", prompt=Message(
                 f"Scoring {prov.name.en}: {who} chooses which family members go back from the city.",
@@ -231,12 +229,11 @@ class MingGame(Game[MingState, MingMove]):
             return None
         winners, by_tiebreak = winners_from(self.score(state))
         if len(winners) > 1:
-            reason = Message("Shared victory: equal points (the rules give no tie-breaker).", "共同胜利：分数相同（规则没有平局决胜办法）。")
+            reason = Message.t('ming.engine.shared_victory_equal_points_the')
         elif by_tiebreak:
-            reason = Message("Won on the tie-break: most family members in cloisters (tiebreak_monks option).",
-                             "按平局规则获胜：庙宇中皇亲最多（tiebreak_monks 选项）。")
+            reason = Message.t('ming.engine.won_on_the_tie_break')
         else:
-            reason = Message("Most points after the round-6 scoring.", "第6轮计分后得分最高。")
+            reason = Message.t('ming.engine.most_points_after_the_round')
         return Outcome(Termination.ROUNDS_COMPLETE, winners, reason, by_tiebreak and len(winners) == 1)
 
     # -- sensors -------------------------------------------------------------------------------
@@ -368,8 +365,7 @@ def _deploy(state: MingState, p: int, district: int, deploy: int, cloister: bool
         if ousted != EMPTY:
             opened = _add2(opened, district, ousted, 1)
             en, zh = rules.player_label(state.players[ousted])
-            effects += (Effect("ousted", Message(f"{en}'s family member is ousted from the cloister of {board.districts[district]} into its open area.",
-                                                 f"{zh}的皇亲被挤出 {board.districts[district]} 的庙宇，回到该地区的开放区域。")),)
+            effects += (Effect("ousted", Message.t('ming.engine.s_family_member_is_ousted', text=Message(en, zh), district=board.districts[district])),)
         cl = _set(cl, district, p)
     return evolve(state, spaces=spaces, open=opened, cloister=cl, effects=effects)
 
@@ -1005,13 +1001,9 @@ def _payments(state: MingState, p: int, path: tuple[str, ...]) -> Iterator[tuple
 def unchecked(state: MingState) -> tuple[Unchecked, ...]:
     out = []
     if state.undeclared_payments:
-        out.append(Unchecked("cards.payment", Message(
-            f"Cards were not declared for {state.undeclared_payments} prince move(s)/stay(s): whether they matched the borders was not checked.",
-            f"有 {state.undeclared_payments} 次太子移动或停留没有声明所用的牌：是否与边界图案相符没有检查。")))
+        out.append(Unchecked("cards.payment", Message.t('ming.engine.cards_were_not_declared_for', undeclared_payments=state.undeclared_payments)))
     if state.unverified_cards:
-        out.append(Unchecked("cards.identity", Message(
-            f"{state.unverified_cards} declared card(s) came from a part of the hand nobody declared: the referee could not confirm the player held them.",
-            f"有 {state.unverified_cards} 张声明的牌来自未声明的手牌：裁判无法确认玩家确实持有。")))
+        out.append(Unchecked("cards.identity", Message.t('ming.engine.declared_card_s_came_from', unverified_cards=state.unverified_cards)))
     unknown_hands = [state.players[p] for p, h in enumerate(state.hands) if h.unknown]
     if unknown_hands:
         out.append(Unchecked("cards.hands", Message(
@@ -1019,34 +1011,27 @@ def unchecked(state: MingState) -> tuple[Unchecked, ...]:
             "以下玩家的手牌只部分已知（拿牌或出牌没有声明）：" + "、".join(unknown_hands) + "。")))
     lo, hi = state.dragon_supply()
     if lo != hi:
-        out.append(Unchecked("dragon.supply", Message(
-            f"The dragon supply holds between {lo} and {hi} cards (undeclared plays): an empty dragon supply is not checked.",
-            f"龙牌堆剩余 {lo} 到 {hi} 张（有未声明的出牌）：无法检查龙牌堆是否已空。")))
+        out.append(Unchecked("dragon.supply", Message.t('ming.engine.the_dragon_supply_holds_between', lo=lo, hi=hi)))
     if state.board.provisional:
-        out.append(Unchecked("board.provisional", Message(
-            f"Board {state.board.id} is provisional: borders and transport symbols are invented, so movement costs are checked against invented data.",
-            f"版图 {state.board.id} 是临时数据：边界和交通图案是推测的，移动费用按推测数据检查。")))
+        out.append(Unchecked("board.provisional", Message.t('ming.engine.board_is_provisional_borders_and', id=state.board.id)))
     if state.rules.return_values_provisional:
-        out.append(Unchecked("returns.values", Message(
-            "Return-card values 0,1,2,3 are a guess (ambiguity A1): check them on your cards.",
-            "返回牌的数值 0、1、2、3 是推测（歧义 A1）：请对照实际卡牌核对。")))
+        out.append(Unchecked("returns.values", Message.t('ming.engine.return_card_values_0_1')))
     return tuple(out)
 
 
 def describe(move: MingMove) -> Message:
     en, zh = rules.player_label(move.player)
     if isinstance(move, PlacePrince):
-        return Message(f"{en}: prince into {move.district}", f"{zh}：太子放入 {move.district}")
+        return Message.t('ming.engine.prince_into', text=Message(en, zh), district=move.district)
     if isinstance(move, PlaceNeutral):
-        return Message(f"{en}: neutral family member into {move.district}", f"{zh}：中立皇亲放入 {move.district}")
+        return Message.t('ming.engine.neutral_family_member_into', text=Message(en, zh), district=move.district)
     if isinstance(move, PlaceFamily):
-        return Message(f"{en}: family member onto {province_space(move.province)}", f"{zh}：皇亲放到 {province_space(move.province)}")
+        return Message.t('ming.engine.family_member_onto', text=Message(en, zh), province=province_space(move.province))
     if isinstance(move, TakeCard):
         what = move.symbol or "a card"
         return Message(f"{en}: takes {what} from the display at {move.province}", f"{zh}：从 {move.province} 旁的牌列拿牌 {move.symbol or ''}".rstrip())
     if isinstance(move, TakeDragon):
-        return Message(f"{en}: takes a dragon card (a family member leaves {province_space(move.province)})",
-                       f"{zh}：拿一张龙牌（从 {province_space(move.province)} 移走一个皇亲）")
+        return Message.t('ming.engine.takes_a_dragon_card_a', text=Message(en, zh), province=province_space(move.province))
     if isinstance(move, MovePrince):
         dep = f", deploys {move.deploy}" + (" (1 into the cloister)" if move.cloister else "") if move.deploy else ""
         dep_zh = f"，部署 {move.deploy} 个" + ("（1 个进庙宇）" if move.cloister else "") if move.deploy else ""
@@ -1056,15 +1041,15 @@ def describe(move: MingMove) -> Message:
         dep_zh = f"，部署 {move.deploy} 个" + ("（1 个进庙宇）" if move.cloister else "") if move.deploy else ""
         return Message(f"{en}: prince stays{dep}", f"{zh}：太子留在原地{dep_zh}")
     if isinstance(move, Pass):
-        return Message(f"{en}: passes", f"{zh}：放弃行动")
+        return Message.t('ming.engine.passes', text=Message(en, zh))
     if isinstance(move, ReturnCards):
-        return Message(f"{en}: puts down return cards (secret)", f"{zh}：扣放返回牌（保密）")
+        return Message.t('ming.engine.puts_down_return_cards_secret', text=Message(en, zh))
     if isinstance(move, SendBack):
         whose = "neutral " if move.owner == NEUTRAL else ""
         return Message(f"{en}: sends {len(move.districts)} {whose}family member(s) back from the city", f"{zh}：从城市遣返 {len(move.districts)} 个皇亲")
     if isinstance(move, ChooseStartPlayer):
         sen, szh = rules.player_label(move.start)
-        return Message(f"{en}: chooses {sen} as start player", f"{zh}：选择{szh}为起始游戏者")
+        return Message.t('ming.engine.chooses_as_start_player', text=Message(en, zh), s=Message(sen, szh))
     return Message(repr(move), repr(move))
 
 

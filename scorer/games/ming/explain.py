@@ -73,7 +73,7 @@ def explain(game: "MingGame", state: MingState, sensed: Board) -> tuple[Explanat
     if not diff:
         return (Explanation(moves=(), complete=False),)
     if state.finished:
-        return (Explanation((), True, (Violation("game.over", Message("The game is over; the board changed.", "游戏已经结束，但版图变了。")),), diff, 100.0),)
+        return (Explanation((), True, (Violation("game.over", Message.t('ming.explain.the_game_is_over_the')),), diff, 100.0),)
     out: list[Explanation[MingMove]] = []
     for move, extra_cost, complete in _candidates(state, diff):
         out.append(_reading(game, state, sensed, move, extra_cost, complete))

@@ -7,10 +7,12 @@ stable: the dashboard and docs/ming.md refer to them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections import Counter
 from functools import lru_cache
 
-from scorer.core.types import Colour, Message, SpaceId, Violation
+from scorer.core.types import Colour, Message, SpaceId, Violation, violation
 from scorer.games.ming import scoring
 from scorer.games.ming.board import cloister_space, city_space, province_space
 from scorer.games.ming.moves import (
@@ -49,8 +51,9 @@ from scorer.games.ming.state import (
 )
 
 
-def _v(rule: str, en: str, zh: str, spaces: tuple[str, ...] = (), fix: tuple[str, str] | None = None) -> Violation:
-    return Violation(rule, Message(en, zh), tuple(SpaceId(s) for s in spaces), Message(*fix) if fix else None)
+def _v(rule: str, message: Message | str, *rest: Any, fix: Message | tuple[str, str] | None = None) -> Violation:
+    """``_v(rule, Message.t(key, ...), spaces, fix=Message.t(...))``; see scorer.core.types.violation."""
+    return violation(rule, message, *rest, fix=fix)
 
 
 @lru_cache(maxsize=64)
@@ -109,10 +112,10 @@ def expected_moves(state: MingState) -> tuple[type, ...]:
 
 def violations(state: MingState, move: MingMove) -> tuple[Violation, ...]:
     if state.finished or state.phase == PH_OVER:
-        return (_v("game.over", "The game is over.", "游戏已经结束。"),)
+        return (_v("game.over", Message.t('ming.game.over')),)
     handler = _HANDLERS.get(type(move))
     if handler is None:
-        return (_v("move.unknown", f"Unknown move {move!r}.", f"未知的行动 {move!r}。"),)
+        return (_v("move.unknown", Message.t('ming.move.unknown', move=move)),)
     allowed = expected_moves(state)
     if type(move) not in allowed:
         men, mzh = MOVE_LABEL[type(move)]
@@ -125,7 +128,7 @@ def violations(state: MingState, move: MingMove) -> tuple[Violation, ...]:
     p = state.player_index(move.player)
     if p < 0:
         en, zh = player_label(move.player)
-        return (_v("turn.unknown_player", f"{en} is not playing at this table.", f"{zh}不在本局游戏中。"),)
+        return (_v("turn.unknown_player", Message.t('ming.turn.unknown_player', text=Message(en, zh))),)
     turn = _turn(state, p, move)
     if turn:
         return tuple(turn)
@@ -139,11 +142,9 @@ def _turn(state: MingState, p: int, move: MingMove) -> list[Violation]:
     if state.phase == PH_SCORING and state.scoring is not None and state.scoring.stage == ST_COMMIT:
         sc = state.scoring
         if p not in sc.committers:
-            return [_v("returns.not_in_city", f"{en} has no family members in this city and plays no return cards.",
-                       f"{zh}在这个城市里没有皇亲，不用出返回牌。", fix=(f"{en}: take your return cards back.", f"{zh}：请收回返回牌。"))]
+            return [_v("returns.not_in_city", Message.t('ming.returns.not_in_city', text=Message(en, zh)), fix=Message.t('ming.returns.not_in_city.fix', text=Message(en, zh)))]
         if sc.commits[p] >= 0:
-            return [_v("returns.already_committed", f"{en} has already put down return cards for this city.",
-                       f"{zh}已经为这个城市放下了返回牌。")]
+            return [_v("returns.already_committed", Message.t('ming.returns.already_committed', text=Message(en, zh)))]
         return []
     if state.phase == PH_SCORING and state.scoring is not None:
         want = state.scoring.chooser
@@ -154,15 +155,13 @@ def _turn(state: MingState, p: int, move: MingMove) -> list[Violation]:
     if p == want:
         return []
     if state.phase == PH_CARDS and state.hands[p].total >= HAND_LIMIT:
-        return [_v("cards.hand_limit", f"{en} already holds {HAND_LIMIT} cards: the hand limit is {HAND_LIMIT}.",
-                   f"{zh}手里已经有 {HAND_LIMIT} 张牌：手牌上限是 {HAND_LIMIT} 张。",
-                   fix=(f"{en}: put the card back.", f"{zh}：请把牌放回去。"))]
+        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit', text=Message(en, zh), HAND_LIMIT=HAND_LIMIT),
+                   fix=Message.t('ming.cards.hand_limit.fix', text=Message(en, zh)))]
     if state.phase == PH_MOVE and state.passed and state.passed[p]:
-        return [_v("turn.passed", f"{en} has passed and takes no further part in this phase.",
-                   f"{zh}已经放弃行动，不再参与本阶段。", fix=(f"{en}: undo the change.", f"{zh}：请撤回刚才的改动。"))]
+        return [_v("turn.passed", Message.t('ming.turn.passed', text=Message(en, zh)), fix=Message.t('ming.turn.passed.fix', text=Message(en, zh)))]
     aen, azh = player_label(state.players[want]) if want >= 0 else ("nobody", "无人")
-    return [_v("turn.not_your_turn", f"It is {aen}'s turn, not {en}'s.", f"现在轮到{azh}，不是{zh}。",
-               fix=(f"{en}: undo the change and wait for your turn.", f"{zh}：请撤回改动，等待你的回合。"))]
+    return [_v("turn.not_your_turn", Message.t('ming.turn.not_your_turn', a=Message(aen, azh), text=Message(en, zh)),
+               fix=Message.t('ming.turn.not_your_turn.fix', text=Message(en, zh)))]
 
 
 # -- set-up and phase 1 -------------------------------------------------------------------------
@@ -170,16 +169,14 @@ def _turn(state: MingState, p: int, move: MingMove) -> list[Violation]:
 def _district(state: MingState, name: str) -> tuple[int | None, list[Violation]]:
     d = state.board.district_index.get(name)
     if d is None:
-        return None, [_v("board.unknown_district", f"{name} is not a district of board {state.board.id}.",
-                         f"{name} 不是版图 {state.board.id} 上的地区。", (name,))]
+        return None, [_v("board.unknown_district", Message.t('ming.board.unknown_district', name=name, id=state.board.id), (name,))]
     return d, []
 
 
 def _province(state: MingState, name: str) -> tuple[int | None, list[Violation]]:
     i = state.board.province_index.get(name)
     if i is None:
-        return None, [_v("board.unknown_province", f"{name} is not a province of board {state.board.id}.",
-                         f"{name} 不是版图 {state.board.id} 上的省份。")]
+        return None, [_v("board.unknown_province", Message.t('ming.board.unknown_province', name=name, id=state.board.id))]
     return i, []
 
 
@@ -190,9 +187,8 @@ def _place_prince(state: MingState, p: int, move: PlacePrince) -> list[Violation
     for q, at in enumerate(state.princes):
         if at == d and q != p:
             qen, qzh = player_label(state.players[q])
-            return [_v("prince.occupied", f"{move.district} already holds {qen}'s prince; each prince starts in a district no other prince occupies.",
-                       f"{move.district} 已经有{qzh}的太子；每个太子必须放在没有其他太子的地区。", (move.district,),
-                       ("Put your prince into another district.", "请把太子放到另一个地区。"))]
+            return [_v("prince.occupied", Message.t('ming.prince.occupied', district=move.district, q=Message(qen, qzh)), (move.district,),
+                       Message.t('ming.prince.occupied.fix'))]
     return []
 
 
@@ -201,9 +197,8 @@ def _place_neutral(state: MingState, p: int, move: PlaceNeutral) -> list[Violati
     if d is None:
         return out
     if state.open[d][state.neutral] >= NEUTRAL_MAX_PER_DISTRICT:
-        return [_v("neutral.max_three", f"{move.district} already holds {NEUTRAL_MAX_PER_DISTRICT} neutral family members, the most a district may hold.",
-                   f"{move.district} 已经有 {NEUTRAL_MAX_PER_DISTRICT} 个中立皇亲，这是一个地区的上限。", (move.district,),
-                   ("Put the neutral family member into another district.", "请把中立皇亲放到另一个地区。"))]
+        return [_v("neutral.max_three", Message.t('ming.neutral.max_three', district=move.district, NEUTRAL_MAX_PER_DISTRICT=NEUTRAL_MAX_PER_DISTRICT), (move.district,),
+                   Message.t('ming.neutral.max_three.fix'))]
     return []
 
 
@@ -212,7 +207,7 @@ def _place_family(state: MingState, p: int, move: PlaceFamily) -> list[Violation
     if i is None:
         return out
     if state.in_hand[p] <= 0:
-        return [_v("spaces.none_in_hand", "All 5 family members of this round are already placed.", "本轮的 5 个皇亲已经全部放好了。")]
+        return [_v("spaces.none_in_hand", Message.t('ming.spaces.none_in_hand'))]
     return []
 
 
@@ -231,16 +226,13 @@ def _take_card(state: MingState, p: int, move: TakeCard) -> list[Violation]:
     space = province_space(move.province)
     en, zh = player_label(state.players[p])
     if state.hands[p].total >= HAND_LIMIT:
-        return [_v("cards.hand_limit", f"{en} already holds {HAND_LIMIT} cards.", f"{zh}手里已经有 {HAND_LIMIT} 张牌。")]
+        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit.2', text=Message(en, zh), HAND_LIMIT=HAND_LIMIT))]
     if state.spaces[i][p] <= 0:
-        return [_v("cards.no_family_member", f"{en} has no family member on {space}, so may not take the card next to it.",
-                   f"{zh}在 {space} 上没有皇亲，所以不能拿它旁边的牌。", (space,),
-                   ("Take a card next to a province space where you have a family member, or a dragon card.",
-                    "请拿你有皇亲的省份区域旁边的牌，或者拿一张龙牌。"))]
+        return [_v("cards.no_family_member", Message.t('ming.cards.no_family_member', text=Message(en, zh), space=space), (space,),
+                   Message.t('ming.cards.no_family_member.fix'))]
     for field_name, value in (("symbol", move.symbol), ("refill", move.refill)):
         if value is not None and value not in board.symbol_index:
-            return [_v("cards.unknown_symbol", f"{value!r} ({field_name}) is not a transport symbol of this game ({', '.join(board.symbols)}).",
-                       f"{value!r}（{field_name}）不是本游戏的交通图案（{', '.join(board.symbols)}）。")]
+            return [_v("cards.unknown_symbol", Message.t('ming.cards.unknown_symbol', value=value, field_name=field_name, symbols=', '.join(board.symbols)))]
     shown = state.display[i]
     taken = board.symbol_index[move.symbol] if move.symbol is not None else shown
     if move.symbol is not None and shown != UNKNOWN and taken != shown:
@@ -250,10 +242,9 @@ def _take_card(state: MingState, p: int, move: TakeCard) -> list[Violation]:
                    ("Declare the card you really took.", "请声明你实际拿到的牌。"))]
     if state.rules.cards_required:
         if taken == UNKNOWN:
-            out.append(_v("cards.required", "This game tracks every card: say which card was taken.", "本局记录所有卡牌：请说明拿的是哪张牌。"))
+            out.append(_v("cards.required", Message.t('ming.cards.required')))
         if move.refill is None:
-            out.append(_v("cards.required", "This game tracks every card: say which card was turned up to refill the display.",
-                          "本局记录所有卡牌：请说明翻开补充牌列的是哪张牌。"))
+            out.append(_v("cards.required", Message.t('ming.cards.required.2')))
         if out:
             return out
     # declared symbols may not exceed the deck
@@ -265,9 +256,8 @@ def _take_card(state: MingState, p: int, move: TakeCard) -> list[Violation]:
     for kind, extra in after.items():
         if _known_out(state, kind) + extra > board.deck[kind]:
             label = board.symbol_label(kind)
-            out.append(_v("cards.too_many", f"There are only {board.deck[kind]} {label.en} cards, and all are already in hands or on display.",
-                          f"{label.zh}牌一共只有 {board.deck[kind]} 张，已经全部在手牌或牌列中。", (space,),
-                          ("Check the card and declare it again.", "请检查这张牌并重新声明。")))
+            out.append(_v("cards.too_many", Message.t('ming.cards.too_many', kind=board.deck[kind], label=label), (space,),
+                          Message.t('ming.cards.too_many.fix')))
     return out
 
 
@@ -278,23 +268,21 @@ def _take_dragon(state: MingState, p: int, move: TakeDragon) -> list[Violation]:
     space = province_space(move.province)
     en, zh = player_label(state.players[p])
     if state.hands[p].total >= HAND_LIMIT:
-        return [_v("cards.hand_limit", f"{en} already holds {HAND_LIMIT} cards.", f"{zh}手里已经有 {HAND_LIMIT} 张牌。")]
+        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit.2', text=Message(en, zh), HAND_LIMIT=HAND_LIMIT))]
     owner = p if move.owner is None else state.player_index(move.owner)
     if owner < 0:
-        return [_v("dragon.unknown_owner", f"{move.owner!r} is not a player at this table.", f"{move.owner!r} 不是本局的玩家。")]
+        return [_v("dragon.unknown_owner", Message.t('ming.dragon.unknown_owner', owner=move.owner))]
     if owner != p and not state.rules.dragon_any_member:
         oen, ozh = player_label(state.players[owner])
-        return [_v("dragon.own_member_only", f"A dragon card costs one of {en}'s own family members, not {oen}'s.",
-                   f"龙牌的代价是{zh}自己的一个皇亲，不是{ozh}的。", (space,),
-                   (f"Put {oen}'s family member back and remove one of your own.", f"请放回{ozh}的皇亲，移走你自己的一个。"))]
+        return [_v("dragon.own_member_only", Message.t('ming.dragon.own_member_only', text=Message(en, zh), o=Message(oen, ozh)), (space,),
+                   Message.t('ming.dragon.own_member_only.fix', o=Message(oen, ozh)))]
     if state.spaces[i][owner] <= 0:
         oen, ozh = player_label(state.players[owner])
-        return [_v("dragon.no_family_member", f"{oen} has no family member on {space} to pay for the dragon card.",
-                   f"{ozh}在 {space} 上没有皇亲来支付龙牌。", (space,),
-                   ("Remove a family member from a province space where you have one.", "请从你有皇亲的省份区域移走一个皇亲。"))]
+        return [_v("dragon.no_family_member", Message.t('ming.dragon.no_family_member', o=Message(oen, ozh), space=space), (space,),
+                   Message.t('ming.dragon.no_family_member.fix'))]
     if state.dragon_supply()[1] <= 0:
-        return [_v("dragon.supply_empty", "The dragon supply is empty.", "龙牌堆已经没有牌了。",
-                   fix=("Take a display card instead.", "请改拿牌列中的移动牌。"))]
+        return [_v("dragon.supply_empty", Message.t('ming.dragon.supply_empty'),
+                   fix=Message.t('ming.dragon.supply_empty.fix'))]
     return []
 
 
@@ -302,12 +290,10 @@ def _take_dragon(state: MingState, p: int, move: TakeDragon) -> list[Violation]:
 
 def _deploy_shape(deploy: int, cloister: bool) -> list[Violation]:
     if not 0 <= deploy <= MAX_DEPLOY:
-        return [_v("deploy.max_three", f"At most {MAX_DEPLOY} family members are deployed per turn, not {deploy}.",
-                   f"每回合最多部署 {MAX_DEPLOY} 个皇亲，不能部署 {deploy} 个。",
+        return [_v("deploy.max_three", Message.t('ming.deploy.max_three', MAX_DEPLOY=MAX_DEPLOY, deploy=deploy),
                    fix=(f"Take {deploy - MAX_DEPLOY} back to the province space.", f"请把 {deploy - MAX_DEPLOY} 个放回省份区域。") if deploy > MAX_DEPLOY else None)]
     if cloister and deploy < 1:
-        return [_v("deploy.cloister_needs_member", "Only one of the family members deployed this turn can go into the cloister.",
-                   "只有本回合部署的皇亲才能放进庙宇。")]
+        return [_v("deploy.cloister_needs_member", Message.t('ming.deploy.cloister_needs_member'))]
     return []
 
 
@@ -321,14 +307,12 @@ def _deploy(state: MingState, p: int, district: int, deploy: int, cloister: bool
     if deploy == 0:
         return out
     if state.cloister[district] == p:
-        return [_v("deploy.cloister_lock", f"{en} has a family member in the cloister of {name}, so may deploy no more family members there.",
-                   f"{zh}在 {name} 的庙宇里有皇亲，所以不能再向这个地区部署皇亲。", (name, cloister_space(name)),
-                   (f"Take the family members back to {space}.", f"请把皇亲放回 {space}。"))]
+        return [_v("deploy.cloister_lock", Message.t('ming.deploy.cloister_lock', text=Message(en, zh), name=name), (name, cloister_space(name)),
+                   Message.t('ming.deploy.cloister_lock.fix', space=space))]
     have = state.spaces[prov][p]
     if have < deploy:
-        return [_v("deploy.not_on_space", f"{en} has {have} family member(s) on {space}, the space of the province the prince stands in, and deployed {deploy}.",
-                   f"{zh}在太子所在省份的 {space} 上只有 {have} 个皇亲，却部署了 {deploy} 个。", (name, space),
-                   (f"Take {deploy - have} family member(s) back off {name}.", f"请从 {name} 拿回 {deploy - have} 个皇亲。"))]
+        return [_v("deploy.not_on_space", Message.t('ming.deploy.not_on_space', text=Message(en, zh), have=have, space=space, deploy=deploy), (name, space),
+                   Message.t('ming.deploy.not_on_space.fix', have=deploy - have, name=name))]
     return out
 
 
@@ -343,8 +327,7 @@ def _pay(state: MingState, p: int, cards: tuple[str, ...]) -> tuple[Hand | None,
     for c in cards:
         k = board.kind_index(c)
         if k is None:
-            return None, [_v("cards.unknown_symbol", f"{c!r} is not a card of this game ({', '.join(board.kinds)}).",
-                             f"{c!r} 不是本游戏的牌（{', '.join(board.kinds)}）。")], 0
+            return None, [_v("cards.unknown_symbol", Message.t('ming.cards.unknown_symbol.2', c=c, kinds=', '.join(board.kinds)))], 0
         free = total - sum(lb)
         if lb[k] > 0:
             lb[k] -= 1
@@ -352,8 +335,7 @@ def _pay(state: MingState, p: int, cards: tuple[str, ...]) -> tuple[Hand | None,
             unverified += 1
         else:
             label = board.symbol_label(k)
-            return None, [_v("cards.not_in_hand", f"{en}'s hand does not hold a {label.en} card to play.",
-                             f"{zh}手里没有可以打出的{label.zh}牌。", fix=("Play cards you hold.", "请打出你手里有的牌。"))], 0
+            return None, [_v("cards.not_in_hand", Message.t('ming.cards.not_in_hand', text=Message(en, zh), label=label), fix=Message.t('ming.cards.not_in_hand.fix'))], 0
         total -= 1
     return Hand(total, tuple(lb), hand.may_dragon), [], unverified
 
@@ -365,12 +347,10 @@ def _move_prince(state: MingState, p: int, move: MovePrince) -> list[Violation]:
     if shape:
         return shape
     if not move.path:
-        return [_v("move.no_steps", "A move takes at least one step; to keep the prince in place, stay instead.",
-                   "移动至少要走一步；如果太子不动，请选择留在原地。")]
+        return [_v("move.no_steps", Message.t('ming.move.no_steps'))]
     if move.cards is not None and len(move.cards) != len(move.path):
-        return [_v("cards.count", f"A move of {len(move.path)} step(s) is paid with exactly {len(move.path)} card(s), not {len(move.cards)}.",
-                   f"走 {len(move.path)} 步必须正好打出 {len(move.path)} 张牌，而不是 {len(move.cards)} 张。",
-                   fix=("Play one card per border crossed.", "每越过一道边界打出一张牌。"))]
+        return [_v("cards.count", Message.t('ming.cards.count', path=len(move.path), cards=len(move.cards)),
+                   fix=Message.t('ming.cards.count.fix'))]
     steps: list[int] = []
     for name in move.path:
         d, out = _district(state, name)
@@ -382,39 +362,33 @@ def _move_prince(state: MingState, p: int, move: MovePrince) -> list[Violation]:
     for i, d in enumerate(steps):
         if d not in board.neighbours[here]:
             a, b = board.districts[here], board.districts[d]
-            return [_v("move.not_adjacent", f"Step {i + 1}: {a} and {b} do not share a border.",
-                       f"第 {i + 1} 步：{a} 和 {b} 没有共同边界。", (a, b),
-                       (f"Move the prince back to {board.districts[start]} and move it across borders one district at a time.",
-                        f"请把太子放回 {board.districts[start]}，一次跨过一道边界移动。"))]
+            return [_v("move.not_adjacent", Message.t('ming.move.not_adjacent', i=i + 1, a=a, b=b), (a, b),
+                       Message.t('ming.move.not_adjacent.fix', start=board.districts[start]))]
         here = d
     if state.rules.no_revisit:
         visited = [start] + steps
         if len(set(visited)) != len(visited):
-            return [_v("move.revisit", "With the no_revisit option a prince may not enter a district twice or come back to where it started.",
-                       "在 no_revisit 选项下，太子不能两次进入同一地区，也不能回到出发地。", tuple(board.districts[d] for d in steps),
-                       ("Choose a path without repeats, or stay.", "请选择不重复的路线，或留在原地。"))]
+            return [_v("move.revisit", Message.t('ming.move.revisit'), tuple(board.districts[d] for d in steps),
+                       Message.t('ming.move.revisit.fix'))]
     end = steps[-1]
     for q, at in enumerate(state.princes):
         if q != p and at == end:
             qen, qzh = player_label(state.players[q])
-            return [_v("move.ends_on_prince", f"{board.districts[end]} holds {qen}'s prince: a prince may pass through it but not end its move there.",
-                       f"{board.districts[end]} 有{qzh}的太子：可以经过，但不能在那里结束移动。", (board.districts[end],),
-                       ("Move on to another district (one more card) or stop before it.", "请继续移动到另一个地区（再打一张牌），或在它之前停下。"))]
+            return [_v("move.ends_on_prince", Message.t('ming.move.ends_on_prince', end=board.districts[end], q=Message(qen, qzh)), (board.districts[end],),
+                       Message.t('ming.move.ends_on_prince.fix'))]
     out: list[Violation] = []
     if move.cards is None:
         if state.rules.cards_required:
-            return [_v("cards.required", "This game tracks every card: say which cards paid for the move.", "本局记录所有卡牌：请说明用哪些牌支付了移动。")]
+            return [_v("cards.required", Message.t('ming.cards.required.3'))]
         if state.hands[p].total < len(steps):
-            return [_v("cards.not_enough", f"{en} holds {state.hands[p].total} card(s) and cannot pay for {len(steps)} step(s).",
-                       f"{zh}手里只有 {state.hands[p].total} 张牌，付不起 {len(steps)} 步。", (board.districts[end],),
-                       (f"Move the prince back to {board.districts[start]}.", f"请把太子放回 {board.districts[start]}。"))]
+            return [_v("cards.not_enough", Message.t('ming.cards.not_enough', text=Message(en, zh), total=state.hands[p].total, steps=len(steps)), (board.districts[end],),
+                       Message.t('ming.cards.not_enough.fix', start=board.districts[start]))]
     else:
         prev = start
         for i, (d, c) in enumerate(zip(steps, move.cards)):
             k = board.kind_index(c)
             if k is None:
-                return [_v("cards.unknown_symbol", f"{c!r} is not a card of this game ({', '.join(board.kinds)}).",
-                           f"{c!r} 不是本游戏的牌（{', '.join(board.kinds)}）。")]
+                return [_v("cards.unknown_symbol", Message.t('ming.cards.unknown_symbol.2', c=c, kinds=', '.join(board.kinds)))]
             allowed = board.border_symbols[(prev, d)]
             if k != board.dragon_kind and k not in allowed:
                 a, b = board.districts[prev], board.districts[d]
@@ -439,10 +413,10 @@ def _stay(state: MingState, p: int, move: Stay) -> list[Violation]:
         return shape
     if move.card is None:
         if state.rules.cards_required:
-            return [_v("cards.required", "This game tracks every card: say which card was discarded.", "本局记录所有卡牌：请说明弃掉了哪张牌。")]
+            return [_v("cards.required", Message.t('ming.cards.required.4'))]
         if state.hands[p].total < 1:
-            return [_v("cards.not_enough", f"{en} has no card to discard; staying costs one card.", f"{zh}没有牌可弃；留在原地需要弃一张牌。",
-                       fix=("Pass instead.", "请改为放弃行动。"))]
+            return [_v("cards.not_enough", Message.t('ming.cards.not_enough.2', text=Message(en, zh)),
+                       fix=Message.t('ming.cards.not_enough.2.fix'))]
     else:
         _, why, _ = _pay(state, p, (move.card,))
         if why:
@@ -460,28 +434,24 @@ def _return_cards(state: MingState, p: int, move: ReturnCards) -> list[Violation
     en, zh = player_label(state.players[p])
     values = state.rules.return_values
     if (move.cards is None) == (move.total is None):
-        return [_v("returns.shape", "Give either the return cards played or their total, not both and not neither.",
-                   "请给出打出的返回牌或其总数，二者选一。")]
+        return [_v("returns.shape", Message.t('ming.returns.shape'))]
     if move.cards is not None:
         if not move.cards:
-            return [_v("returns.at_least_one", "Put down at least one return card.", "至少要放下一张返回牌。")]
+            return [_v("returns.at_least_one", Message.t('ming.returns.at_least_one'))]
         missing = Counter(move.cards) - Counter(values)
         if missing:
-            return [_v("returns.not_your_cards", f"{en}'s return cards are {', '.join(map(str, values))}; {', '.join(map(str, sorted(missing.elements())))} is not among them (each card once).",
-                       f"{zh}的返回牌是 {', '.join(map(str, values))}；其中没有 {', '.join(map(str, sorted(missing.elements())))}（每张只能用一次）。",
-                       fix=("Put down cards you have.", "请放下你拥有的返回牌。"))]
+            return [_v("returns.not_your_cards", Message.t('ming.returns.not_your_cards', text=Message(en, zh), values=', '.join(map(str, values)), elements=', '.join(map(str, sorted(missing.elements())))),
+                       fix=Message.t('ming.returns.not_your_cards.fix'))]
         total = sum(move.cards)
     else:
         total = int(move.total)  # type: ignore[arg-type]
         if total not in scoring.achievable_totals(values):
-            return [_v("returns.impossible_total", f"No set of 1 or more return cards ({', '.join(map(str, values))}) adds up to {total}.",
-                       f"用 1 张或更多返回牌（{', '.join(map(str, values))}）凑不出 {total}。",
-                       fix=("Declare the total of the cards really put down.", "请声明实际放下的牌的总数。"))]
+            return [_v("returns.impossible_total", Message.t('ming.returns.impossible_total', values=', '.join(map(str, values)), total=total),
+                       fix=Message.t('ming.returns.impossible_total.fix'))]
     if state.rules.strict_return_total and state.scoring is not None:
         have = state.city_in_province(state.scoring.province)[p]
         if total > have:
-            return [_v("returns.more_than_in_city", f"{en} returns {total} but has only {have} family member(s) in this city (strict_return_total).",
-                       f"{zh}要遣返 {total} 个，但在这个城市里只有 {have} 个皇亲（strict_return_total）。")]
+            return [_v("returns.more_than_in_city", Message.t('ming.returns.more_than_in_city', text=Message(en, zh), total=total, have=have))]
     return []
 
 
@@ -495,16 +465,14 @@ def _send_back(state: MingState, p: int, move: SendBack) -> list[Violation]:
     elif move.owner == NEUTRAL and state.two_player:
         owner = state.neutral
     else:
-        return [_v("sendback.wrong_owner", f"{en} may only send back his own family members here.", f"{zh}在这里只能遣返自己的皇亲。")]
+        return [_v("sendback.wrong_owner", Message.t('ming.sendback.wrong_owner.3', text=Message(en, zh)))]
     if sc.stage in (ST_NEUTRAL, ST_NEUTRAL_FIRST) and owner != state.neutral:
-        return [_v("sendback.wrong_owner", "Now the start player trims the neutral colour: send back neutral family members.",
-                   "现在由起始游戏者削减中立方：请遣返中立皇亲。")]
+        return [_v("sendback.wrong_owner", Message.t('ming.sendback.wrong_owner'))]
     if sc.stage not in (ST_NEUTRAL, ST_NEUTRAL_FIRST) and owner == state.neutral:
-        return [_v("sendback.wrong_owner", "The neutral colour is dealt with after the players' returns.", "中立方在玩家遣返之后处理。")]
+        return [_v("sendback.wrong_owner", Message.t('ming.sendback.wrong_owner.2'))]
     want = sc.to_send[owner]
     if len(move.districts) != want:
-        return [_v("sendback.count", f"{want} family member(s) go back from this city, not {len(move.districts)}.",
-                   f"应从这个城市遣返 {want} 个皇亲，而不是 {len(move.districts)} 个。")]
+        return [_v("sendback.count", Message.t('ming.sendback.count', want=want, districts=len(move.districts)))]
     prov_districts = board.province_districts[sc.province]
     need: Counter[int] = Counter()
     for name in move.districts:
@@ -512,13 +480,11 @@ def _send_back(state: MingState, p: int, move: SendBack) -> list[Violation]:
         if d is None:
             return out
         if d not in prov_districts:
-            return [_v("sendback.wrong_province", f"{name} is not a district of the province being scored.",
-                       f"{name} 不是正在计分的省份的地区。", (city_space(name),))]
+            return [_v("sendback.wrong_province", Message.t('ming.sendback.wrong_province', name=name), (city_space(name),))]
         need[d] += 1
     for d, k in need.items():
         if state.city[d][owner] < k:
-            return [_v("sendback.not_there", f"Only {state.city[d][owner]} of those family members sit in the city area of {board.districts[d]}.",
-                       f"{board.districts[d]} 的城市部分只有 {state.city[d][owner]} 个这样的皇亲。", (city_space(board.districts[d]),))]
+            return [_v("sendback.not_there", Message.t('ming.sendback.not_there', owner=state.city[d][owner], d=board.districts[d]), (city_space(board.districts[d]),))]
     return []
 
 
@@ -526,7 +492,7 @@ def _send_back(state: MingState, p: int, move: SendBack) -> list[Violation]:
 
 def _choose_start(state: MingState, p: int, move: ChooseStartPlayer) -> list[Violation]:
     if state.player_index(move.start) < 0:
-        return [_v("start.unknown_player", f"{move.start!r} is not a player at this table.", f"{move.start!r} 不是本局的玩家。")]
+        return [_v("start.unknown_player", Message.t('ming.start.unknown_player', start=move.start))]
     return []
 
 

@@ -81,17 +81,13 @@ SAMPLE_REFUSAL = (
 
 class ZhangYiGame(Game[ZhangYiState, ZhangYiMove]):
     id = "zhang_yi"
-    name = Message("Zhang Yi: Rise and Fall of the Seven Warring States", "张仪 · 战国七雄兴亡记")
+    name = Message.t('zhang_yi.engine.zhang_yi_rise_and_fall')
     min_players = 2
     max_players = 3
 
     # -- set-up -----------------------------------------------------------------------------
     def setup_confirmations(self) -> tuple[tuple[str, Message], ...]:
-        return (("sample_map_confirmed", Message(
-            "Play on the invented SAMPLE map: it is not the printed board of Game Journal No. 18 "
-            "(areas, borders and set-up are made up), so scores are only for trying the referee out.",
-            "使用虚构的示例地图：它不是游戏杂志第 18 期的印刷地图（地区、边界和初始设置均为虚构），"
-            "得分只可用于试用裁判系统。")),)
+        return (("sample_map_confirmed", Message.t('zhang_yi.engine.play_on_the_invented_sample')),)
 
     def setup(self, options: SetupOptions) -> ZhangYiState:
         players = tuple(options.players)
@@ -425,33 +421,32 @@ def prompt(state: ZhangYiState) -> Message | None:
     who = ", ".join(state.players[p] for p in state.actors)
     sl = state_label(STATES[state.active_state]) if state.active_state >= 0 else None
     if a == A_TALENT_DRAW:
-        return Message(f"{who}: draw a talent and declare it.", f"{who}：抽一个人才并声明。")
+        return Message.t('zhang_yi.engine.draw_a_talent_and_declare', who=who)
     if a == A_TALENT_PLACE:
         name = talent_label(TALENT_IDS[state.held])
         owner = state_label(STATES[state.map.talent_state[state.held]])
-        return Message(f"{who}: place {name.en} in a {owner.en} area.", f"{who}：把{name.zh}放到{owner.zh}的一个区域。")
+        return Message.t('zhang_yi.engine.place_in_a_area', who=who, name=name, owner=owner)
     if a == A_ASSASSIN:
-        return Message(f"{who}: choose Jing Ke's target.", f"{who}：选择荆轲的刺杀目标。")
+        return Message.t('zhang_yi.engine.choose_jing_ke_s_target', who=who)
     if a == A_CHIT:
-        return Message(f"{who}: draw an action chit and declare it.", f"{who}：抽一个行动条并声明。")
+        return Message.t('zhang_yi.engine.draw_an_action_chit_and', who=who)
     if a == A_RECRUIT and sl:
-        return Message(f"{who}: {sl.en} recruits {state.recruit_due}.", f"{who}：{sl.zh}征兵 {state.recruit_due}。")
+        return Message.t('zhang_yi.engine.recruits', who=who, sl=sl, recruit_due=state.recruit_due)
     if a == A_MOVE and sl:
-        return Message(f"{who}: move one {sl.en} army to an adjacent area, or hold.", f"{who}：移动{sl.zh}的一支军队到相邻区域，或不移动。")
+        return Message.t('zhang_yi.engine.move_one_army_to_an', who=who, sl=sl)
     if a == A_DIE:
-        return Message(f"{who}: roll the battle die.", f"{who}：掷战斗骰子。")
+        return Message.t('zhang_yi.engine.roll_the_battle_die', who=who)
     if a == A_RETREAT and state.retreat is not None:
         rl = state_label(STATES[state.retreat.state])
         opts = ", ".join(state.map.areas[i].id for i in state.retreat.options)
-        return Message(f"{who}: choose where the {rl.en} army retreats ({opts}).", f"{who}：选择{rl.zh}军的撤退区域（{opts}）。")
+        return Message.t('zhang_yi.engine.choose_where_the_army_retreats', who=who, rl=rl, opts=opts)
     if a == A_CHECK:
         cl = state_label(STATES[state.check_state])
-        return Message(f"{cl.en} is annihilated: its backer reveals his destiny chit, or declare that nobody backs it.",
-                       f"{cl.zh}灭亡：支持者公开天命条，或声明无人支持。")
+        return Message.t('zhang_yi.engine.is_annihilated_its_backer_reveals', cl=cl)
     if a == A_REVEAL:
-        return Message(f"{who}: reveal your destiny chit.", f"{who}：公开你的天命条。")
+        return Message.t('zhang_yi.engine.reveal_your_destiny_chit', who=who)
     if a == A_KEEP:
-        return Message(f"{who}: keep one of your two destiny chits.", f"{who}：从两个天命条中保留一个。")
+        return Message.t('zhang_yi.engine.keep_one_of_your_two', who=who)
     return None
 
 
@@ -459,38 +454,24 @@ def unchecked(state: ZhangYiState) -> tuple[Unchecked, ...]:
     out = []
     gmap = state.map
     if gmap.sample:
-        out.append(Unchecked("map.sample", Message(
-            f"Played on the invented SAMPLE map '{gmap.id}', not the printed board: areas, borders, cities, set-up and generals' bonuses are made up.",
-            f"使用的是虚构的示例地图“{gmap.id}”，不是印刷地图：区域、边界、都市、初始配置和将军战力都是编造的。")))
+        out.append(Unchecked("map.sample", Message.t('zhang_yi.engine.played_on_the_invented_sample', id=gmap.id)))
     elif gmap.provisional:
-        out.append(Unchecked("map.provisional", Message(
-            f"Map '{gmap.id}' is marked provisional: some of its values are guesses.", f"地图“{gmap.id}”标记为临时数据：部分数值是推测的。")))
+        out.append(Unchecked("map.provisional", Message.t('zhang_yi.engine.map_is_marked_provisional_some', id=gmap.id)))
     if gmap.unconfirmed_talents:
         names = ", ".join(gmap.unconfirmed_talents)
-        out.append(Unchecked("talents.state_unconfirmed", Message(
-            f"The state of these talents is not confirmed from the counters: {names}.", f"以下人才所属诸侯尚未按实物确认：{names}。")))
+        out.append(Unchecked("talents.state_unconfirmed", Message.t('zhang_yi.engine.the_state_of_these_talents', names=names)))
     if not state.rules.seeded:
-        out.append(Unchecked("talents.set_aside", Message(
-            "The two talents put aside unseen at set-up are unknown: a declared draw of one of them cannot be caught.",
-            "开局时未看就放到一旁的 2 个人才是未知的：若声明抽到其中之一，裁判无法发现。")))
-        out.append(Unchecked("chance.declared", Message(
-            "Draws and die rolls are declared: the referee checks that each is possible, not that it was random.",
-            "抽取和掷骰结果由玩家声明：裁判只检查结果是否可能，无法检查是否随机。")))
+        out.append(Unchecked("talents.set_aside", Message.t('zhang_yi.engine.the_two_talents_put_aside')))
+        out.append(Unchecked("chance.declared", Message.t('zhang_yi.engine.draws_and_die_rolls_are')))
     if state.finished is None and any(state.revealed[p] < 0 for p in range(state.n)):
-        out.append(Unchecked("destiny.secret", Message(
-            "Destiny chits are secret until revealed: who backs which state is not known yet.",
-            "天命条在公开前是秘密：尚不知道谁支持哪个诸侯。")))
+        out.append(Unchecked("destiny.secret", Message.t('zhang_yi.engine.destiny_chits_are_secret_until')))
     if not state.rules.counter_limit:
-        out.append(Unchecked("counters.limit", Message(
-            "The army counter limit (8 counters per state) is not enforced; strength is tracked as a number (A12).",
-            "未执行军势单位数量上限（每国 8 个）；兵力按数值记录（A12）。")))
+        out.append(Unchecked("counters.limit", Message.t('zhang_yi.engine.the_army_counter_limit_8')))
     else:
         bad = [STATES[s] for s in range(7) if gmap.counters[s] is not None and
                not representable([state.strength[i] for i in state.areas_of(s)], *gmap.counters[s])]  # type: ignore[misc]
         if bad:
-            out.append(Unchecked("counters.after_losses", Message(
-                f"After losses these states' strengths cannot be shown exactly with their counters: {', '.join(bad)}.",
-                f"损失后以下诸侯的兵力无法用其军势单位准确表示：{', '.join(bad)}。")))
+            out.append(Unchecked("counters.after_losses", Message.t('zhang_yi.engine.after_losses_these_states_strengths', bad=', '.join(bad))))
     return tuple(out)
 
 
@@ -518,39 +499,38 @@ def declared(state: ZhangYiState) -> tuple[str, ...]:
 def describe(move: ZhangYiMove) -> Message:
     if isinstance(move, DrawTalent):
         n = talent_label(move.talent)
-        return Message(f"{move.player} draws {n.en} ({move.source})", f"{move.player} 抽到{n.zh}（{move.source}）")
+        return Message.t('zhang_yi.engine.draws', player=move.player, n=n, source=move.source)
     if isinstance(move, PlaceTalent):
         n = talent_label(move.talent)
-        return Message(f"{move.player} places {n.en} in {move.area}", f"{move.player} 把{n.zh}放在 {move.area}")
+        return Message.t('zhang_yi.engine.places_in', player=move.player, n=n, area=move.area)
     if isinstance(move, Assassinate):
         n = talent_label(move.target)
-        return Message(f"{move.player}: Jing Ke kills {n.en}", f"{move.player}：荆轲刺杀{n.zh}")
+        return Message.t('zhang_yi.engine.jing_ke_kills', player=move.player, n=n)
     if isinstance(move, DrawChit):
         sl = state_label(move.state)
-        return Message(f"{move.player} draws the {sl.en} chit ({move.source})", f"{move.player} 抽到{sl.zh}的行动条（{move.source}）")
+        return Message.t('zhang_yi.engine.draws_the_chit', player=move.player, sl=sl, source=move.source)
     if isinstance(move, Recruit):
         en = ", ".join(f"{n} in {a}" for a, n in move.placements)
         zh = "，".join(f"{a} {n}" for a, n in move.placements)
-        return Message(f"{move.player} recruits {en}", f"{move.player} 征兵：{zh}")
+        return Message.t('zhang_yi.engine.recruits.2', player=move.player, text=Message(en, zh))
     if isinstance(move, March):
         with_en = f" with {', '.join(move.talents)}" if move.talents else ""
         with_zh = f"，带{'、'.join(talent_label(t).zh for t in move.talents)}" if move.talents else ""
-        return Message(f"{move.player} moves {move.strength} from {move.origin} to {move.dest}{with_en}",
-                       f"{move.player} 从 {move.origin} 移动 {move.strength} 兵力到 {move.dest}{with_zh}")
+        return Message.t('zhang_yi.engine.moves_from_to', player=move.player, strength=move.strength, origin=move.origin, dest=move.dest, with_=Message(with_en, with_zh))
     if isinstance(move, Hold):
-        return Message(f"{move.player} does not move", f"{move.player} 不移动")
+        return Message.t('zhang_yi.engine.does_not_move', player=move.player)
     if isinstance(move, RollDie):
-        return Message(f"{move.player} rolls {move.value} ({move.source})", f"{move.player} 掷出 {move.value}（{move.source}）")
+        return Message.t('zhang_yi.engine.rolls', player=move.player, move=move.value, source=move.source)
     if isinstance(move, Retreat):
-        return Message(f"{move.player} sends the retreat to {move.to}", f"{move.player} 指定撤退到 {move.to}")
+        return Message.t('zhang_yi.engine.sends_the_retreat_to', player=move.player, to=move.to)
     if isinstance(move, RevealDestiny):
         sl = state_label(move.state)
-        return Message(f"{move.player} reveals destiny: {sl.en}", f"{move.player} 公开天命：{sl.zh}")
+        return Message.t('zhang_yi.engine.reveals_destiny', player=move.player, sl=sl)
     if isinstance(move, NotBacked):
         sl = state_label(move.state)
-        return Message(f"Nobody backs the annihilated {sl.en}", f"无人支持灭亡的{sl.zh}")
+        return Message.t('zhang_yi.engine.nobody_backs_the_annihilated', sl=sl)
     if isinstance(move, KeepDestiny):
-        return Message(f"{move.player} keeps a destiny chit", f"{move.player} 保留一个天命条")
+        return Message.t('zhang_yi.engine.keeps_a_destiny_chit', player=move.player)
     return Message(repr(move), repr(move))
 
 

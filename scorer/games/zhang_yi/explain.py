@@ -35,7 +35,7 @@ def explain(game: "ZhangYiGame", state: ZhangYiState, sensed: Board) -> tuple[Ex
     if not diff:
         return (Explanation(moves=(), complete=False),)
     if state.finished is not None:
-        v = Violation("game.over", Message("The game is over; the board changed.", "游戏已经结束，但版图变了。"))
+        v = Violation("game.over", Message.t('zhang_yi.explain.the_game_is_over_the'))
         return (Explanation((), True, (v,), diff, _cost(diff, (v,))),)
     a = state.awaiting
     player = state.players[state.actors[0]] if state.actors else ""
@@ -55,9 +55,9 @@ def explain(game: "ZhangYiGame", state: ZhangYiState, sensed: Board) -> tuple[Ex
         want = AWAITING_TEXT.get(a, Message(a, a))
         v = Violation(
             "sensed.unexpected_change",
-            Message(f"The board changed, but the referee is waiting for {want.en}.", f"版图发生了变化，但裁判正在等待{want.zh}。"),
+            Message.t('zhang_yi.explain.the_board_changed_but_the', want=want),
             diff.spaces,
-            Message("Put the pieces back as they were.", "请把棋子恢复原状。"),
+            Message.t('zhang_yi.explain.put_the_pieces_back_as'),
         )
         return (Explanation((), False, (v,), diff, _cost(diff, (v,))),)
     readings = [_evaluate(game, state, m, sensed, expected) for m in dict.fromkeys(moves)]

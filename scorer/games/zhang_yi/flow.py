@@ -486,7 +486,7 @@ def resolve_check(st: ZhangYiState, backer: int) -> ZhangYiState:
         if len(remaining) == 1:
             win = st.players[remaining[0]]
             return finish(st, Termination.ANNIHILATION, (win,), "win",
-                          Message(f"{who} backed {sl.en}, which was annihilated: {win} wins.", f"{who} 支持的{sl.zh}灭亡了：{win} 获胜。"))
+                          Message.t('zhang_yi.flow.backed_which_was_annihilated_wins', who=who, sl=sl, win=win))
         st = fx(st, "player_out", f"{who} backed {sl.en}, which was annihilated: {who} is out.", f"{who} 支持的{sl.zh}灭亡了：{who} 出局。")
     else:
         st = evolve(st, not_backed=st.not_backed + (s,))

@@ -18,8 +18,8 @@ def hegemony_result(hegemon: str, backed: Mapping[str, str]) -> tuple[tuple[str,
     backers = tuple(p for p, s in backed.items() if s == hegemon)
     if backers:
         who = ", ".join(backers)
-        return backers, "win", Message(f"Hegemony of {sl.en}: {who} backed it and wins.", f"{sl.zh}制霸：支持它的 {who} 获胜。")
-    return (), "all_lose", Message(f"Hegemony of {sl.en}, which nobody backed: every player loses.", f"{sl.zh}制霸，但无人支持它：所有玩家都失败。")
+        return backers, "win", Message.t('zhang_yi.scoring.hegemony_of_backed_it_and', sl=sl, who=who)
+    return (), "all_lose", Message.t('zhang_yi.scoring.hegemony_of_which_nobody_backed', sl=sl)
 
 
 def winning_states(powers: Mapping[str, int]) -> tuple[str, ...]:
@@ -41,14 +41,10 @@ def time_result(powers: Mapping[str, int], backed: Mapping[str, str], shared_on_
     if len(on_top) == 1:
         who = on_top[0]
         mine = state_label(backed[who])
-        return on_top, "win", Message(f"End of the game: {names_en} strongest (power {best}); {who} backed {mine.en} and wins.",
-                                      f"游戏结束：{names_zh}国力最高（{best}）；支持{mine.zh}的 {who} 获胜。")
+        return on_top, "win", Message.t('zhang_yi.scoring.end_of_the_game_strongest.2', names_=Message(names_en, names_zh), best=best, who=who, mine=mine)
     if len(on_top) > 1 and shared_on_tie:
         who = ", ".join(on_top)
-        return on_top, "win", Message(f"End of the game: {names_en} tied at the top (power {best}); shared victory for {who}.",
-                                      f"游戏结束：{names_zh}并列国力最高（{best}）；{who} 共同获胜。")
+        return on_top, "win", Message.t('zhang_yi.scoring.end_of_the_game_tied', names_=Message(names_en, names_zh), best=best, who=who)
     if len(on_top) > 1:
-        return (), "draw", Message(f"End of the game: {names_en} tied at the top (power {best}) and each player backs one of them: a draw.",
-                                   f"游戏结束：{names_zh}并列国力最高（{best}），各玩家各支持其中之一：平局。")
-    return (), "draw", Message(f"End of the game: {names_en} strongest (power {best}), backed by no player: a draw.",
-                               f"游戏结束：{names_zh}国力最高（{best}），无人支持：平局。")
+        return (), "draw", Message.t('zhang_yi.scoring.end_of_the_game_tied.2', names_=Message(names_en, names_zh), best=best)
+    return (), "draw", Message.t('zhang_yi.scoring.end_of_the_game_strongest', names_=Message(names_en, names_zh), best=best)
