@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,10 @@ CARD_COLOURS = ("violet", "yellow", "orange", "green", "red")
 
 class DemoError(TableRefError, RuntimeError):
     """The referee did not answer a scripted step as expected."""
+
+
+class DemoStopped(Exception):
+    """Ctrl-C or SIGTERM during the scripted game: the script stops where it is."""
 
 
 def piece_uids(players: tuple[str, ...]) -> dict[Piece, list[str]]:
@@ -225,7 +230,7 @@ def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0
 
 # -- the camera's enrolment -------------------------------------------------------------------------
 
-def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout) -> Any:
+def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout, stop: threading.Event | None = None) -> Any:
     """Enrol the table as a user does on the dashboard's camera enrolment page, through the same
     runtime calls (``Runtime.camera_enrol``): the empty board photo, one piece of each type put on
     the planned spaces of the synthetic camera, the pieces photo, the pieces taken off, save. The
@@ -264,19 +269,26 @@ def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout)
         "拿走棋子；保存模型，摄像头按它读取。")
     step("save")
     camera = rt.devices_["camera"]
-    if not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok" and "held" not in rt.devices()["camera"], timeout):
+    if not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok" and "held" not in rt.devices()["camera"], timeout,
+                      stop=stop):
+        if stop is not None and stop.is_set():
+            raise DemoStopped()
         raise DemoError("the camera did not come back after its enrolment")
     return getattr(camera, "model", None)
 
 
 # -- the script runner ------------------------------------------------------------------------------
 
-def wait_until(cond: Callable[[], bool], timeout: float, poll: float = 0.02) -> bool:
+def wait_until(cond: Callable[[], bool], timeout: float, poll: float = 0.02, stop: threading.Event | None = None) -> bool:
+    """Poll ``cond`` until it holds (True) or ``timeout`` passes; a set ``stop`` ends the wait at once (False)."""
     deadline = time.monotonic() + timeout
+    pause = stop.wait if stop is not None else time.sleep
     while time.monotonic() < deadline:
         if cond():
             return True
-        time.sleep(poll)
+        if stop is not None and stop.is_set():
+            return False
+        pause(poll)
     return cond()
 
 
@@ -290,10 +302,16 @@ def _open_reading(rt: Runtime) -> bool:
     return pending is not None and not pending.get("takeback")
 
 
-def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextIO) -> None:
+def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextIO, stop: threading.Event | None = None) -> None:
+    """One scripted step; ``stop`` (Ctrl-C, SIGTERM) raises ``DemoStopped`` between actions and in every wait."""
     rt = demo.runtime
     if step.pause:
-        time.sleep(step.pause / max(speed, 0.01))
+        if stop is not None and stop.wait(step.pause / max(speed, 0.01)):
+            raise DemoStopped()
+        if stop is None:
+            time.sleep(step.pause / max(speed, 0.01))
+    if stop is not None and stop.is_set():
+        raise DemoStopped()
     print(f"\n>>> {step.say}", file=out, flush=True)
     if step.hand is not None:
         demo.table.hand(step.hand)
@@ -303,7 +321,7 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
         demo.table.put(space, Piece(owner, kind))
     for button in step.press:
         demo.gpio.press(button)
-        wait_until(lambda: len(demo.gpio.results) > 0, 2.0)
+        wait_until(lambda: len(demo.gpio.results) > 0, 2.0, stop=stop)
     for colour in step.tap:
         demo.cards.tap(card_uids()[colour])
     if step.declare is not None:
@@ -312,7 +330,9 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
             raise DemoError(f"declaration refused: {res.message}")
 
     def check(what: str, cond: Callable[[], bool]) -> None:
-        if not wait_until(cond, timeout):
+        if not wait_until(cond, timeout, stop=stop):
+            if stop is not None and stop.is_set():
+                raise DemoStopped()
             snap = rt.snapshot()
             raise DemoError(f"step '{step.say.split(' / ')[0]}': {what} did not happen within {timeout:.0f} s "
                             f"(moves {snap.get('moves')}, flag {bool(snap.get('flag'))}, pending {snap.get('pending')})")
@@ -339,9 +359,9 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
 
 
 def run_script(demo: Demo, *, speed: float = 1.0, timeout: float = 20.0, out: TextIO = sys.stdout,
-               script: tuple[Step, ...] = SCRIPT) -> None:
+               script: tuple[Step, ...] = SCRIPT, stop: threading.Event | None = None) -> None:
     for step in script:
-        run_step(demo, step, speed=speed, timeout=timeout, out=out)
+        run_step(demo, step, speed=speed, timeout=timeout, out=out, stop=stop)
 
 
 def demo_data_dir(arg: str | None) -> tuple[Path, bool]:
@@ -463,5 +483,5 @@ def build_game_demo(gd: GameDemo, data_dir: Path, *, settle: float = 0.4, comple
     return Demo(runtime, table, gpio, None, data_dir, [NO_CAMERA_NOTE, *gd.notes], initial)
 
 
-__all__ = ["DEMO_PIN", "Demo", "DemoError", "DemoTable", "GAME_DEMOS", "GameDemo", "build_demo", "build_game_demo", "enrol_camera", "game_demo",
+__all__ = ["DEMO_PIN", "Demo", "DemoError", "DemoStopped", "DemoTable", "GAME_DEMOS", "GameDemo", "build_demo", "build_game_demo", "enrol_camera", "game_demo",
            "run_script", "demo_data_dir", "intro", "os"]
