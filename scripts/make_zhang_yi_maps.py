@@ -20,7 +20,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scorer.games.zhang_yi.data import STATE_JA, STATE_ZH, STATES, TALENT_NAMES, GENERAL
+from scorer.games.zhang_yi.data import STATE_ZH, STATES, TALENT_NAMES, GENERAL
+
+# The states' names as the Japanese original (Game Journal No. 18) prints them: data for the map
+# files only, no language the referee speaks.
+STATE_JA = {"qin": "秦", "chu": "楚", "qi": "斉", "yan": "燕", "zhao": "趙", "wei": "魏", "han": "韓"}
 
 OUT = Path(__file__).resolve().parent.parent / "scorer" / "games" / "zhang_yi" / "maps"
 

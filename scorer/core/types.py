@@ -35,20 +35,14 @@ class Colour(StrEnum):
     NEUTRAL = "neutral"
 
     @property
+    def label(self) -> Message:
+        """The colour's name in every language (catalogue key ``colour.<name>``)."""
+        return Message.t(f"colour.{self.value}")
+
+    @property
     def zh(self) -> str:
-        return _COLOUR_ZH[self]
-
-
-_COLOUR_ZH = {
-    Colour.BLUE: "蓝",
-    Colour.GREEN: "绿",
-    Colour.VIOLET: "紫",
-    Colour.RED: "红",
-    Colour.YELLOW: "黄",
-    Colour.GREY: "灰",
-    Colour.BLACK: "黑",
-    Colour.NEUTRAL: "中立",
-}
+        """The Simplified Chinese name, for code not yet moved to ``label`` / ``player_label``."""
+        return self.label.zh
 
 
 class Message:
@@ -165,6 +159,27 @@ def _show_arg(value: object, lang: str) -> object:
     if isinstance(value, tuple):
         return i18n.format_list([str(_show_arg(v, lang)) for v in value], lang)
     return value
+
+
+def player_label(player: str) -> Message:
+    """How texts name a player: a colour's player by the colour (``player.label``: "blue" / "蓝方"),
+    any other seat (a name typed at set-up) as given, in every language (``name.as_given``)."""
+    try:
+        colour = Colour(player)
+    except ValueError:
+        return Message.t("name.as_given", name=player)
+    return Message.t("player.label", colour=colour.label)
+
+
+def or_list(items: Iterable[Message | str]) -> Message:
+    """Alternatives as one text, "a or b or c" / "a或b或c" (``list.or`` applied pairwise); at least one."""
+    items = list(items)
+    if not items:
+        raise ValueError("or_list needs at least one item")
+    text: Message | str = items[0]
+    for item in items[1:]:
+        text = Message.t("list.or", a=text, b=item)
+    return text if isinstance(text, Message) else Message.t("name.as_given", name=text)
 
 
 @dataclass(frozen=True, slots=True, order=True)

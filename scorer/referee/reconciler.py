@@ -402,7 +402,7 @@ class Reconciler:
             return out  # a hand is still over the spaces in question: wait for them to settle
         self._set_reading(None, out)
         self._raise(flag, out)
-        self._refuse_signal(out, Message("The table is not legal yet: " + flag.message.en, "版图还不合法：" + flag.message.zh))
+        self._refuse_signal(out, Message.t("referee.reconciler.not_legal_yet", message=flag.message))
         return out
 
     def _legal(self, state: Any, best: Explanation, player: str | None, view: StableView, now: float, busy: bool,

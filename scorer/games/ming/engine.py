@@ -14,7 +14,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo, check_players_and_variants
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
-from scorer.core.types import Board, InvalidRecord, Message, Piece
+from scorer.core.types import Board, InvalidRecord, Message, Piece, player_label
 from scorer.games.ming import moves as mv
 from scorer.games.ming import rules, scoring
 from scorer.games.ming.board import (
@@ -168,13 +168,12 @@ class MingGame(Game[MingState, MingMove]):
                 waiting = tuple(state.players[p] for p in sc.committers if sc.commits[p] < 0)
                 return TurnInfo(waiting, phase=phase, round=rnd, awaiting="return_cards", prompt=Message.t('ming.engine.scoring_everybody_with_family_members', prov=prov.name))
             who = state.players[sc.chooser]
-            return TurnInfo((who,), phase=phase, round=rnd, awaiting="send_back", prompt=Message(
-                f"Scoring {prov.name.en}: {who} chooses which family members go back from the city.",
-                f"{prov.name.zh}计分：{rules.player_label(who)[1]}选择从城市遣返哪些皇亲。"))
+            return TurnInfo((who,), phase=phase, round=rnd, awaiting="send_back", prompt=Message.t(
+                "ming.engine.scoring_chooses_send_back", province=prov.name, who=player_label(who)))
         if phase == PH_ROUND_END:
             who = state.players[state.chooser]
-            return TurnInfo((who,), phase=phase, round=rnd, awaiting="start_player", prompt=Message(
-                f"{who} chooses the start player of round {rnd + 1}.", f"{rules.player_label(who)[1]}选择第 {rnd + 1} 轮的起始游戏者。"))
+            return TurnInfo((who,), phase=phase, round=rnd, awaiting="start_player", prompt=Message.t(
+                "ming.engine.chooses_start_player", who=player_label(who), round=rnd + 1))
         awaiting = "card" if phase == PH_CARDS else "move"
         return TurnInfo((state.players[state.active],), phase=phase, round=rnd, awaiting=awaiting)
 
@@ -364,8 +363,8 @@ def _deploy(state: MingState, p: int, district: int, deploy: int, cloister: bool
         ousted = cl[district]
         if ousted != EMPTY:
             opened = _add2(opened, district, ousted, 1)
-            en, zh = rules.player_label(state.players[ousted])
-            effects += (Effect("ousted", Message.t('ming.engine.s_family_member_is_ousted', text=Message(en, zh), district=board.districts[district])),)
+            effects += (Effect("ousted", Message.t('ming.engine.s_family_member_is_ousted', text=player_label(state.players[ousted]),
+                                                   district=board.districts[district])),)
         cl = _set(cl, district, p)
     return evolve(state, spaces=spaces, open=opened, cloister=cl, effects=effects)
 
@@ -469,7 +468,7 @@ def _next(state: MingState, first: int, ok) -> int | None:
 
 
 def _setup_done(state: MingState) -> MingState:
-    state = _effect_msg(state, "setup", "All princes are placed.", "所有太子已放好。")
+    state = _effect_msg(state, "setup", Message.t("ming.engine.setup_done"))
     if state.two_player and state.rules.neutral_per_player > 0:
         return _enter_neutral(state)
     return _enter_round(state, 1)
@@ -490,8 +489,7 @@ def _enter_neutral(state: MingState) -> MingState:
 
 def _enter_round(state: MingState, r: int) -> MingState:
     state = evolve(state, round=r)
-    state = _effect_msg(state, "round_start", f"Round {r} begins; {state.players[state.start]} is the start player.",
-                        f"第 {r} 轮开始；起始游戏者是{rules.player_label(state.players[state.start])[1]}。")
+    state = _effect_msg(state, "round_start", Message.t("ming.engine.round_start", round=r, who=player_label(state.players[state.start])))
     if state.two_player and r in (3, 5) and state.rules.neutral_per_player > 0:
         return _enter_neutral(state)
     return _enter_spaces(state)
@@ -541,8 +539,7 @@ def _next_mover(state: MingState, first: int) -> MingState:
             continue
         if state.hands[q].total == 0:
             passed[q] = True
-            en, zh = rules.player_label(state.players[q])
-            state = _effect_msg(state, "auto_pass", f"{en} has no cards left and passes.", f"{zh}没有牌了，放弃行动。")
+            state = _effect_msg(state, "auto_pass", Message.t("ming.engine.auto_pass", who=player_label(state.players[q])))
             continue
         return evolve(state, passed=tuple(passed), active=q)
     state = evolve(state, passed=tuple(passed))
@@ -555,8 +552,8 @@ def _round_end(state: MingState) -> MingState:
     r = state.round
     if state.n == 4 and r in (4, 5):
         chooser = start_player_chooser(state)
-        en, zh = rules.player_label(state.players[chooser])
-        state = _effect_msg(state, "start_choice", f"{en} chooses the start player of round {r + 1}.", f"{zh}选择第 {r + 1} 轮的起始游戏者。")
+        state = _effect_msg(state, "start_choice", Message.t("ming.engine.chooses_start_player", who=player_label(state.players[chooser]),
+                                                             round=r + 1))
         return evolve(state, phase=PH_ROUND_END, chooser=chooser, active=chooser)
     state = evolve(state, start=(state.start + 1) % state.n)
     return _enter_round(state, r + 1)
@@ -576,8 +573,8 @@ def start_player_chooser(state: MingState) -> int:
     return min(tied, key=order.index)
 
 
-def _effect_msg(state: MingState, kind: str, en: str, zh: str, points: tuple[int, ...] = ()) -> MingState:
-    return evolve(state, effects=state.effects + (Effect(kind, Message(en, zh), points),))
+def _effect_msg(state: MingState, kind: str, message: Message, points: tuple[int, ...] = ()) -> MingState:
+    return evolve(state, effects=state.effects + (Effect(kind, message, points),))
 
 
 # -- phase 4 --------------------------------------------------------------------------------------
@@ -591,8 +588,7 @@ def _check_sets(state: MingState, p: int) -> MingState:
     tiles = tuple(t - k for t in state.tiles[p])
     state = evolve(state, tiles=_set(state.tiles, p, tiles), tile_supply=tuple(s + k for s in state.tile_supply))
     state = _add_points(state, p, CAT_SETS6, value)
-    en, zh = rules.player_label(state.players[p])
-    return _effect_msg(state, "set6", f"{en} completes {k} set(s) of 6 colours: +{value}.", f"{zh}集齐 {k} 套六色省份牌片：+{value}。")
+    return _effect_msg(state, "set6", Message.t("ming.engine.set6", who=player_label(state.players[p]), k=k, value=value))
 
 
 def tile_order(state: MingState, counts: Sequence[int]) -> list[int]:
@@ -622,9 +618,8 @@ def _majorities(state: MingState, prov: int) -> MingState:
                 opened = _add2(opened, d, o, -k)
                 city = _add2(city, d, o, k)
         state = evolve(state, open=opened, city=city)
-        parts_en = ", ".join(f"{_owner(state, o)[0]} {k}" for o, k in enumerate(moved) if k)
-        parts_zh = "，".join(f"{_owner(state, o)[1]} {k} 个" for o, k in enumerate(moved) if k)
-        state = _effect_msg(state, "majority", f"{board.districts[d]}: into the city -- {parts_en}.", f"{board.districts[d]}：进入城市——{parts_zh}。",
+        parts = tuple(Message.t("ming.engine.majority.part", who=_owner(state, o), k=k) for o, k in enumerate(moved) if k)
+        state = _effect_msg(state, "majority", Message.t("ming.engine.majority", district=board.districts[d], parts=parts),
                             tuple(moved[:state.n]))
         for p in order:
             short = 0
@@ -633,23 +628,20 @@ def _majorities(state: MingState, prov: int) -> MingState:
                 state = _gain_tiles(state, p, prov, 1)
                 state = _check_sets(state, p)
             if short:
-                en, zh = rules.player_label(state.players[p])
-                colour = board.provinces[prov].name
-                state = _effect_msg(state, "tiles_short", f"{en} gets {short} tile(s) of {colour.en} fewer: none are left in the supply.",
-                                    f"{zh}少得 {short} 张{colour.zh}的省份牌片：公共资源堆里已经没有了。")
+                short_of = Message.t("ming.engine.tiles_short", who=player_label(state.players[p]), short=short,
+                                     colour=board.provinces[prov].name)
+                state = _effect_msg(state, "tiles_short", short_of)
     return state
 
 
-def _owner(state: MingState, o: int) -> tuple[str, str]:
-    if o == state.neutral:
-        return "neutral", "中立方"
-    return rules.player_label(state.players[o])
+def _owner(state: MingState, o: int) -> Message:
+    return player_label(NEUTRAL if o == state.neutral else state.players[o])
 
 
 def _enter_scoring(state: MingState, prov: int) -> MingState:
     name = state.board.provinces[prov].name
     state = evolve(state, phase=PH_SCORING)
-    state = _effect_msg(state, "scoring", f"Scoring {name.en}.", f"{name.zh}计分。")
+    state = _effect_msg(state, "scoring", Message.t("ming.engine.scoring", province=name))
     state = _majorities(state, prov)
     n = state.n
     stage = ST_NEUTRAL_FIRST if state.two_player and state.rules.neutral_before_returns else ST_COMMIT
@@ -690,9 +682,9 @@ def _continue_scoring(state: MingState) -> MingState:
             city = state.city_in_province(prov)
             to_send = tuple(min(sc.commits[p], city[p]) if p in sc.committers else 0 for p in range(state.n)) + (0,)
             if sc.committers:
-                reveal_en = ", ".join(f"{state.players[p]} {sc.commits[p]}" for p in sc.committers)
-                reveal_zh = "，".join(f"{rules.player_label(state.players[p])[1]} {sc.commits[p]}" for p in sc.committers)
-                state = _effect_msg(state, "reveal", f"Return cards revealed: {reveal_en}.", f"返回牌翻开：{reveal_zh}。")
+                reveals = tuple(Message.t("ming.engine.player_number", who=player_label(state.players[p]), n=sc.commits[p])
+                                for p in sc.committers)
+                state = _effect_msg(state, "reveal", Message.t("ming.engine.reveal", reveals=reveals))
             state = evolve(state, scoring=replace(sc, stage=ST_SEND_BACK, to_send=to_send, chooser=EMPTY))
             continue
         if sc.stage == ST_SEND_BACK:
@@ -727,8 +719,7 @@ def _auto_return(state: MingState, prov: int, owner: int, k: int) -> MingState:
             sent += 1
     sc = state.scoring
     assert sc is not None
-    en, zh = _owner(state, owner)
-    state = _effect_msg(state, "returned", f"{en} sends {sent} family member(s) back from the city.", f"{zh}从城市遣返 {sent} 个皇亲。")
+    state = _effect_msg(state, "returned", Message.t("ming.engine.returned", who=_owner(state, owner), n=sent))
     return evolve(state, scoring=replace(sc, to_send=_set(sc.to_send, owner, 0)))
 
 
@@ -776,8 +767,8 @@ def _score_city(state: MingState) -> MingState:
             state = _add_points(state, p, CAT_BONUS, bonus[p])
     name = board.provinces[prov].name
     pts = tuple(per * city[p] + bonus[p] for p in range(n))
-    state = _effect_msg(state, "city_points", f"{name.en} city: points {', '.join(f'{state.players[p]} {pts[p]}' for p in range(n))}.",
-                        f"{name.zh}城市得分：{'，'.join(f'{rules.player_label(state.players[p])[1]} {pts[p]}' for p in range(n))}。", pts)
+    points = tuple(Message.t("ming.engine.player_number", who=player_label(state.players[p]), n=pts[p]) for p in range(n))
+    state = _effect_msg(state, "city_points", Message.t("ming.engine.city_points", province=name, points=points), pts)
     # everybody left in the city goes to the box
     boxed = tuple(b + c for b, c in zip(state.boxed, city))
     cleared = state.city
@@ -796,7 +787,7 @@ def _finish_scoring(state: MingState) -> MingState:
             pts[o] += scoring.CLOISTER_POINTS
     for p, k in enumerate(pts):
         state = _add_points(state, p, CAT_CLOISTERS, k)
-    state = _effect_msg(state, "cloisters", "Cloisters score 4 per family member.", "庙宇中每个皇亲得 4 分。", tuple(pts))
+    state = _effect_msg(state, "cloisters", Message.t("ming.engine.cloisters", points=scoring.CLOISTER_POINTS), tuple(pts))
     if state.round < ROUNDS:
         return _round_end(state)
     return _finish(state)
@@ -809,8 +800,8 @@ def _finish(state: MingState) -> MingState:
         state = _add_points(state, p, CAT_SETS5, figures[CAT_SETS5][p])
         state = _add_points(state, p, CAT_TILES, figures[CAT_TILES][p])
         final.append(figures[CAT_SETS5][p] + figures[CAT_TILES][p])
-    state = _effect_msg(state, "final_tiles", "Sets of 5 colours score 10 each; every tile left scores 1.", "五色套每套 10 分；每个剩余牌片 1 分。", tuple(final))
-    state = _effect_msg(state, "game_over", "The round-6 scoring is complete: the game is over.", "第6轮计分完成：游戏结束。")
+    state = _effect_msg(state, "final_tiles", Message.t("ming.engine.final_tiles"), tuple(final))
+    state = _effect_msg(state, "game_over", Message.t("ming.engine.game_over"))
     return evolve(state, phase=PH_OVER, finished=True, active=EMPTY)
 
 
@@ -1006,9 +997,8 @@ def unchecked(state: MingState) -> tuple[Unchecked, ...]:
         out.append(Unchecked("cards.identity", Message.t('ming.engine.declared_card_s_came_from', unverified_cards=state.unverified_cards)))
     unknown_hands = [state.players[p] for p, h in enumerate(state.hands) if h.unknown]
     if unknown_hands:
-        out.append(Unchecked("cards.hands", Message(
-            "Hands only partly known (cards taken or played without a declaration): " + ", ".join(unknown_hands) + ".",
-            "以下玩家的手牌只部分已知（拿牌或出牌没有声明）：" + "、".join(unknown_hands) + "。")))
+        players = tuple(player_label(h) for h in unknown_hands)
+        out.append(Unchecked("cards.hands", Message.t("ming.engine.hands_partly_known", players=players)))
     lo, hi = state.dragon_supply()
     if lo != hi:
         out.append(Unchecked("dragon.supply", Message.t('ming.engine.the_dragon_supply_holds_between', lo=lo, hi=hi)))
@@ -1020,37 +1010,40 @@ def unchecked(state: MingState) -> tuple[Unchecked, ...]:
 
 
 def describe(move: MingMove) -> Message:
-    en, zh = rules.player_label(move.player)
+    who = player_label(move.player)
     if isinstance(move, PlacePrince):
-        return Message.t('ming.engine.prince_into', text=Message(en, zh), district=move.district)
+        return Message.t('ming.engine.prince_into', text=who, district=move.district)
     if isinstance(move, PlaceNeutral):
-        return Message.t('ming.engine.neutral_family_member_into', text=Message(en, zh), district=move.district)
+        return Message.t('ming.engine.neutral_family_member_into', text=who, district=move.district)
     if isinstance(move, PlaceFamily):
-        return Message.t('ming.engine.family_member_onto', text=Message(en, zh), province=province_space(move.province))
+        return Message.t('ming.engine.family_member_onto', text=who, province=province_space(move.province))
     if isinstance(move, TakeCard):
-        what = move.symbol or "a card"
-        return Message(f"{en}: takes {what} from the display at {move.province}", f"{zh}：从 {move.province} 旁的牌列拿牌 {move.symbol or ''}".rstrip())
+        if move.symbol is None:
+            return Message.t("ming.engine.takes_card.undeclared", who=who, province=move.province)
+        return Message.t("ming.engine.takes_card", who=who, symbol=move.symbol, province=move.province)
     if isinstance(move, TakeDragon):
-        return Message.t('ming.engine.takes_a_dragon_card_a', text=Message(en, zh), province=province_space(move.province))
+        return Message.t('ming.engine.takes_a_dragon_card_a', text=who, province=province_space(move.province))
     if isinstance(move, MovePrince):
-        dep = f", deploys {move.deploy}" + (" (1 into the cloister)" if move.cloister else "") if move.deploy else ""
-        dep_zh = f"，部署 {move.deploy} 个" + ("（1 个进庙宇）" if move.cloister else "") if move.deploy else ""
-        return Message(f"{en}: prince moves {' > '.join(move.path)}{dep}", f"{zh}：太子移动 {' > '.join(move.path)}{dep_zh}")
+        return Message.t("ming.engine.prince_moves", who=who, path=" > ".join(move.path), deploys=_deploys(move.deploy, move.cloister))
     if isinstance(move, Stay):
-        dep = f", deploys {move.deploy}" + (" (1 into the cloister)" if move.cloister else "") if move.deploy else ""
-        dep_zh = f"，部署 {move.deploy} 个" + ("（1 个进庙宇）" if move.cloister else "") if move.deploy else ""
-        return Message(f"{en}: prince stays{dep}", f"{zh}：太子留在原地{dep_zh}")
+        return Message.t("ming.engine.prince_stays", who=who, deploys=_deploys(move.deploy, move.cloister))
     if isinstance(move, Pass):
-        return Message.t('ming.engine.passes', text=Message(en, zh))
+        return Message.t('ming.engine.passes', text=who)
     if isinstance(move, ReturnCards):
-        return Message.t('ming.engine.puts_down_return_cards_secret', text=Message(en, zh))
+        return Message.t('ming.engine.puts_down_return_cards_secret', text=who)
     if isinstance(move, SendBack):
-        whose = "neutral " if move.owner == NEUTRAL else ""
-        return Message(f"{en}: sends {len(move.districts)} {whose}family member(s) back from the city", f"{zh}：从城市遣返 {len(move.districts)} 个皇亲")
+        key = "ming.engine.sends_back.neutral" if move.owner == NEUTRAL else "ming.engine.sends_back"
+        return Message.t(key, who=who, n=len(move.districts))
     if isinstance(move, ChooseStartPlayer):
-        sen, szh = rules.player_label(move.start)
-        return Message.t('ming.engine.chooses_as_start_player', text=Message(en, zh), s=Message(sen, szh))
+        return Message.t('ming.engine.chooses_as_start_player', text=who, s=player_label(move.start))
     return Message(repr(move), repr(move))
+
+
+def _deploys(deploy: int, cloister: bool) -> Message | str:
+    """The deployment part of a prince's move ("" when nobody is deployed)."""
+    if not deploy:
+        return ""
+    return Message.t("ming.engine.deploys.cloister" if cloister else "ming.engine.deploys", n=deploy)
 
 
 def state_json(state: MingState) -> dict[str, Any]:

@@ -99,23 +99,19 @@ def _reading(game, state: MingState, sensed: Board, move: MingMove, extra_cost: 
 
 def _nothing(diff: BoardDiff) -> Explanation[MingMove]:
     found = []
-    for space, piece, n in diff.added:
-        found.append(Violation("board.unexpected_change",
-                               Message(f"{n} {piece.owner} {piece.kind}(s) appeared on {space} and no move of this phase explains it.",
-                                       f"{space} 上出现了 {n} 个{piece.owner}的{_kind_zh(piece.kind)}，本阶段没有行动能解释。"),
-                               (SpaceId(space),),
-                               Message(f"Take the {piece.owner} {piece.kind} off {space}.", f"请从 {space} 拿走{piece.owner}的{_kind_zh(piece.kind)}。")))
-    for space, piece, n in diff.removed:
-        found.append(Violation("board.unexpected_change",
-                               Message(f"{n} {piece.owner} {piece.kind}(s) left {space} and no move of this phase explains it.",
-                                       f"{space} 上少了 {n} 个{piece.owner}的{_kind_zh(piece.kind)}，本阶段没有行动能解释。"),
-                               (SpaceId(space),),
-                               Message(f"Put the {piece.owner} {piece.kind} back on {space}.", f"请把{piece.owner}的{_kind_zh(piece.kind)}放回 {space}。")))
+    for change, pieces in (("appeared", diff.added), ("missing", diff.removed)):
+        for space, piece, n in pieces:
+            what = {"n": n, "owner": piece.owner, "kind": _kind_label(piece.kind), "space": space}
+            found.append(Violation("board.unexpected_change", Message.t(f"ming.board.unexpected_change.{change}", **what),
+                                   (SpaceId(space),), Message.t(f"ming.board.unexpected_change.{change}.fix", **what)))
     return Explanation((), False, tuple(found), diff, 10.0 * len(found) + _size(diff) + 5.0)
 
 
-def _kind_zh(kind: str) -> str:
-    return {FAMILY: "皇亲", PRINCE: "太子"}.get(kind, kind)
+def _kind_label(kind: str) -> Message:
+    """A piece kind's name (ming.piece.<kind>); an unknown kind as given."""
+    if kind in (FAMILY, PRINCE):
+        return Message.t(f"ming.piece.{kind}")
+    return Message.t("name.as_given", name=kind)
 
 
 def _size(diff: BoardDiff) -> int:

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from collections import Counter
-from functools import lru_cache
+from functools import reduce
 
-from scorer.core.types import Colour, Message, SpaceId, Violation, violation
+from scorer.core.types import Message, SpaceId, Violation, or_list, player_label, violation
 from scorer.games.ming import scoring
 from scorer.games.ming.board import cloister_space, city_space, province_space
 from scorer.games.ming.moves import (
     NEUTRAL,
+    TYPE_NAMES,
     ChooseStartPlayer,
     MingMove,
     MovePrince,
@@ -56,39 +57,14 @@ def _v(rule: str, message: Message | str, *rest: Any, fix: Message | tuple[str, 
     return violation(rule, message, *rest, fix=fix)
 
 
-@lru_cache(maxsize=64)
-def player_label(player: str) -> tuple[str, str]:
-    try:
-        c = Colour(player)
-        return c.value, c.zh + "方"
-    except ValueError:
-        return player, player
-
-
-PHASE_LABEL = {
-    PH_PRINCES: ("placing the princes", "放置太子"),
-    PH_NEUTRAL: ("placing neutral family members", "放置中立皇亲"),
-    PH_SPACES: ("phase 1, placing family members on province spaces", "阶段1：在省份区域放置皇亲"),
-    PH_CARDS: ("phase 2, taking movement cards", "阶段2：选择移动牌"),
-    PH_MOVE: ("phase 3, moving princes and deploying", "阶段3：移动太子并部署皇亲"),
-    PH_SCORING: ("phase 4, scoring", "阶段4：计分"),
-    PH_ROUND_END: ("phase 5, choosing the start player", "阶段5：选择起始游戏者"),
-    PH_OVER: ("the end of the game", "游戏结束"),
+# Names of the phases and the kinds of move, for texts: catalogue keys ming.rules.phase.<phase> and
+# ming.rules.move.<move type> (scorer/i18n).
+PHASE_LABEL: dict[str, Message] = {
+    phase: Message.t(f"ming.rules.phase.{phase}")
+    for phase in (PH_PRINCES, PH_NEUTRAL, PH_SPACES, PH_CARDS, PH_MOVE, PH_SCORING, PH_ROUND_END, PH_OVER)
 }
 
-MOVE_LABEL = {
-    PlacePrince: ("placing a prince", "放置太子"),
-    PlaceNeutral: ("placing a neutral family member", "放置中立皇亲"),
-    PlaceFamily: ("placing a family member on a province space", "在省份区域放置皇亲"),
-    TakeCard: ("taking a display card", "拿取牌列中的移动牌"),
-    TakeDragon: ("taking a dragon card", "拿取龙牌"),
-    MovePrince: ("moving a prince", "移动太子"),
-    Stay: ("keeping the prince in place", "太子留在原地"),
-    Pass: ("passing", "放弃行动"),
-    ReturnCards: ("return cards", "返回牌"),
-    SendBack: ("sending family members back from the city", "从城市遣返皇亲"),
-    ChooseStartPlayer: ("choosing the start player", "选择起始游戏者"),
-}
+MOVE_LABEL: dict[type, Message] = {kind: Message.t(f"ming.rules.move.{name}") for kind, name in TYPE_NAMES.items()}
 
 
 def expected_moves(state: MingState) -> tuple[type, ...]:
@@ -118,17 +94,15 @@ def violations(state: MingState, move: MingMove) -> tuple[Violation, ...]:
         return (_v("move.unknown", Message.t('ming.move.unknown', move=move)),)
     allowed = expected_moves(state)
     if type(move) not in allowed:
-        men, mzh = MOVE_LABEL[type(move)]
-        pen, pzh = PHASE_LABEL.get(state.phase, (state.phase, state.phase))
-        wanted_en = " or ".join(MOVE_LABEL[t][0] for t in allowed) or "nothing"
-        wanted_zh = "或".join(MOVE_LABEL[t][1] for t in allowed) or "无"
-        return (_v("phase.wrong_move", f"{men.capitalize()} is not possible during {pen}; expected {wanted_en}.",
-                   f"在{pzh}期间不能{mzh}；现在应该{wanted_zh}。",
-                   fix=("Undo it and follow the current phase.", "请撤回，按当前阶段进行。")),)
+        phase = PHASE_LABEL.get(state.phase) or Message.t("name.as_given", name=state.phase)
+        wanted = or_list(MOVE_LABEL[t] for t in allowed) if allowed else Message.t("ming.rules.nothing")
+        # one whole sentence per kind of move: English starts it with the move's name, capitalised
+        why = Message.t(f"ming.phase.wrong_move.{TYPE_NAMES[type(move)]}", phase=phase, expected=wanted)
+        return (_v("phase.wrong_move", why, fix=Message.t("ming.phase.wrong_move.fix")),)
     p = state.player_index(move.player)
     if p < 0:
-        en, zh = player_label(move.player)
-        return (_v("turn.unknown_player", Message.t('ming.turn.unknown_player', text=Message(en, zh))),)
+        who = player_label(move.player)
+        return (_v("turn.unknown_player", Message.t('ming.turn.unknown_player', text=who)),)
     turn = _turn(state, p, move)
     if turn:
         return tuple(turn)
@@ -138,13 +112,13 @@ def violations(state: MingState, move: MingMove) -> tuple[Violation, ...]:
 # -- whose turn ---------------------------------------------------------------------------------
 
 def _turn(state: MingState, p: int, move: MingMove) -> list[Violation]:
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     if state.phase == PH_SCORING and state.scoring is not None and state.scoring.stage == ST_COMMIT:
         sc = state.scoring
         if p not in sc.committers:
-            return [_v("returns.not_in_city", Message.t('ming.returns.not_in_city', text=Message(en, zh)), fix=Message.t('ming.returns.not_in_city.fix', text=Message(en, zh)))]
+            return [_v("returns.not_in_city", Message.t('ming.returns.not_in_city', text=who), fix=Message.t('ming.returns.not_in_city.fix', text=who))]
         if sc.commits[p] >= 0:
-            return [_v("returns.already_committed", Message.t('ming.returns.already_committed', text=Message(en, zh)))]
+            return [_v("returns.already_committed", Message.t('ming.returns.already_committed', text=who))]
         return []
     if state.phase == PH_SCORING and state.scoring is not None:
         want = state.scoring.chooser
@@ -155,13 +129,13 @@ def _turn(state: MingState, p: int, move: MingMove) -> list[Violation]:
     if p == want:
         return []
     if state.phase == PH_CARDS and state.hands[p].total >= HAND_LIMIT:
-        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit', text=Message(en, zh), HAND_LIMIT=HAND_LIMIT),
-                   fix=Message.t('ming.cards.hand_limit.fix', text=Message(en, zh)))]
+        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit', text=who, HAND_LIMIT=HAND_LIMIT),
+                   fix=Message.t('ming.cards.hand_limit.fix', text=who))]
     if state.phase == PH_MOVE and state.passed and state.passed[p]:
-        return [_v("turn.passed", Message.t('ming.turn.passed', text=Message(en, zh)), fix=Message.t('ming.turn.passed.fix', text=Message(en, zh)))]
-    aen, azh = player_label(state.players[want]) if want >= 0 else ("nobody", "无人")
-    return [_v("turn.not_your_turn", Message.t('ming.turn.not_your_turn', a=Message(aen, azh), text=Message(en, zh)),
-               fix=Message.t('ming.turn.not_your_turn.fix', text=Message(en, zh)))]
+        return [_v("turn.passed", Message.t('ming.turn.passed', text=who), fix=Message.t('ming.turn.passed.fix', text=who))]
+    awaited = player_label(state.players[want]) if want >= 0 else Message.t("ming.turn.nobody")
+    return [_v("turn.not_your_turn", Message.t('ming.turn.not_your_turn', a=awaited, text=who),
+               fix=Message.t('ming.turn.not_your_turn.fix', text=who))]
 
 
 # -- set-up and phase 1 -------------------------------------------------------------------------
@@ -186,8 +160,8 @@ def _place_prince(state: MingState, p: int, move: PlacePrince) -> list[Violation
         return out
     for q, at in enumerate(state.princes):
         if at == d and q != p:
-            qen, qzh = player_label(state.players[q])
-            return [_v("prince.occupied", Message.t('ming.prince.occupied', district=move.district, q=Message(qen, qzh)), (move.district,),
+            q_label = player_label(state.players[q])
+            return [_v("prince.occupied", Message.t('ming.prince.occupied', district=move.district, q=q_label), (move.district,),
                        Message.t('ming.prince.occupied.fix'))]
     return []
 
@@ -224,11 +198,11 @@ def _take_card(state: MingState, p: int, move: TakeCard) -> list[Violation]:
     if i is None:
         return out
     space = province_space(move.province)
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     if state.hands[p].total >= HAND_LIMIT:
-        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit.2', text=Message(en, zh), HAND_LIMIT=HAND_LIMIT))]
+        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit.2', text=who, HAND_LIMIT=HAND_LIMIT))]
     if state.spaces[i][p] <= 0:
-        return [_v("cards.no_family_member", Message.t('ming.cards.no_family_member', text=Message(en, zh), space=space), (space,),
+        return [_v("cards.no_family_member", Message.t('ming.cards.no_family_member', text=who, space=space), (space,),
                    Message.t('ming.cards.no_family_member.fix'))]
     for field_name, value in (("symbol", move.symbol), ("refill", move.refill)):
         if value is not None and value not in board.symbol_index:
@@ -237,9 +211,8 @@ def _take_card(state: MingState, p: int, move: TakeCard) -> list[Violation]:
     taken = board.symbol_index[move.symbol] if move.symbol is not None else shown
     if move.symbol is not None and shown != UNKNOWN and taken != shown:
         return [_v("cards.display_mismatch",
-                   f"The card next to {space} shows {board.symbol_label(shown).en}, not {move.symbol}.",
-                   f"{space} 旁边的牌是{board.symbol_label(shown).zh}，不是{board.symbol_label(taken).zh}。", (space,),
-                   ("Declare the card you really took.", "请声明你实际拿到的牌。"))]
+                   Message.t("ming.cards.display_mismatch", space=space, shown=board.symbol_label(shown), taken=board.symbol_label(taken)),
+                   (space,), Message.t("ming.cards.display_mismatch.fix"))]
     if state.rules.cards_required:
         if taken == UNKNOWN:
             out.append(_v("cards.required", Message.t('ming.cards.required')))
@@ -266,19 +239,19 @@ def _take_dragon(state: MingState, p: int, move: TakeDragon) -> list[Violation]:
     if i is None:
         return out
     space = province_space(move.province)
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     if state.hands[p].total >= HAND_LIMIT:
-        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit.2', text=Message(en, zh), HAND_LIMIT=HAND_LIMIT))]
+        return [_v("cards.hand_limit", Message.t('ming.cards.hand_limit.2', text=who, HAND_LIMIT=HAND_LIMIT))]
     owner = p if move.owner is None else state.player_index(move.owner)
     if owner < 0:
         return [_v("dragon.unknown_owner", Message.t('ming.dragon.unknown_owner', owner=move.owner))]
     if owner != p and not state.rules.dragon_any_member:
-        oen, ozh = player_label(state.players[owner])
-        return [_v("dragon.own_member_only", Message.t('ming.dragon.own_member_only', text=Message(en, zh), o=Message(oen, ozh)), (space,),
-                   Message.t('ming.dragon.own_member_only.fix', o=Message(oen, ozh)))]
+        o_label = player_label(state.players[owner])
+        return [_v("dragon.own_member_only", Message.t('ming.dragon.own_member_only', text=who, o=o_label), (space,),
+                   Message.t('ming.dragon.own_member_only.fix', o=o_label))]
     if state.spaces[i][owner] <= 0:
-        oen, ozh = player_label(state.players[owner])
-        return [_v("dragon.no_family_member", Message.t('ming.dragon.no_family_member', o=Message(oen, ozh), space=space), (space,),
+        o_label = player_label(state.players[owner])
+        return [_v("dragon.no_family_member", Message.t('ming.dragon.no_family_member', o=o_label, space=space), (space,),
                    Message.t('ming.dragon.no_family_member.fix'))]
     if state.dragon_supply()[1] <= 0:
         return [_v("dragon.supply_empty", Message.t('ming.dragon.supply_empty'),
@@ -291,7 +264,7 @@ def _take_dragon(state: MingState, p: int, move: TakeDragon) -> list[Violation]:
 def _deploy_shape(deploy: int, cloister: bool) -> list[Violation]:
     if not 0 <= deploy <= MAX_DEPLOY:
         return [_v("deploy.max_three", Message.t('ming.deploy.max_three', MAX_DEPLOY=MAX_DEPLOY, deploy=deploy),
-                   fix=(f"Take {deploy - MAX_DEPLOY} back to the province space.", f"请把 {deploy - MAX_DEPLOY} 个放回省份区域。") if deploy > MAX_DEPLOY else None)]
+                   fix=Message.t("ming.deploy.max_three.fix", n=deploy - MAX_DEPLOY) if deploy > MAX_DEPLOY else None)]
     if cloister and deploy < 1:
         return [_v("deploy.cloister_needs_member", Message.t('ming.deploy.cloister_needs_member'))]
     return []
@@ -302,16 +275,16 @@ def _deploy(state: MingState, p: int, district: int, deploy: int, cloister: bool
     name = board.districts[district]
     prov = board.district_province[district]
     space = province_space(board.provinces[prov].id)
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     out: list[Violation] = []
     if deploy == 0:
         return out
     if state.cloister[district] == p:
-        return [_v("deploy.cloister_lock", Message.t('ming.deploy.cloister_lock', text=Message(en, zh), name=name), (name, cloister_space(name)),
+        return [_v("deploy.cloister_lock", Message.t('ming.deploy.cloister_lock', text=who, name=name), (name, cloister_space(name)),
                    Message.t('ming.deploy.cloister_lock.fix', space=space))]
     have = state.spaces[prov][p]
     if have < deploy:
-        return [_v("deploy.not_on_space", Message.t('ming.deploy.not_on_space', text=Message(en, zh), have=have, space=space, deploy=deploy), (name, space),
+        return [_v("deploy.not_on_space", Message.t('ming.deploy.not_on_space', text=who, have=have, space=space, deploy=deploy), (name, space),
                    Message.t('ming.deploy.not_on_space.fix', have=deploy - have, name=name))]
     return out
 
@@ -323,7 +296,7 @@ def _pay(state: MingState, p: int, cards: tuple[str, ...]) -> tuple[Hand | None,
     lb = list(hand.lb)
     total = hand.total
     unverified = 0
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     for c in cards:
         k = board.kind_index(c)
         if k is None:
@@ -335,14 +308,14 @@ def _pay(state: MingState, p: int, cards: tuple[str, ...]) -> tuple[Hand | None,
             unverified += 1
         else:
             label = board.symbol_label(k)
-            return None, [_v("cards.not_in_hand", Message.t('ming.cards.not_in_hand', text=Message(en, zh), label=label), fix=Message.t('ming.cards.not_in_hand.fix'))], 0
+            return None, [_v("cards.not_in_hand", Message.t('ming.cards.not_in_hand', text=who, label=label), fix=Message.t('ming.cards.not_in_hand.fix'))], 0
         total -= 1
     return Hand(total, tuple(lb), hand.may_dragon), [], unverified
 
 
 def _move_prince(state: MingState, p: int, move: MovePrince) -> list[Violation]:
     board = state.board
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     shape = _deploy_shape(move.deploy, move.cloister)
     if shape:
         return shape
@@ -373,15 +346,15 @@ def _move_prince(state: MingState, p: int, move: MovePrince) -> list[Violation]:
     end = steps[-1]
     for q, at in enumerate(state.princes):
         if q != p and at == end:
-            qen, qzh = player_label(state.players[q])
-            return [_v("move.ends_on_prince", Message.t('ming.move.ends_on_prince', end=board.districts[end], q=Message(qen, qzh)), (board.districts[end],),
+            q_label = player_label(state.players[q])
+            return [_v("move.ends_on_prince", Message.t('ming.move.ends_on_prince', end=board.districts[end], q=q_label), (board.districts[end],),
                        Message.t('ming.move.ends_on_prince.fix'))]
     out: list[Violation] = []
     if move.cards is None:
         if state.rules.cards_required:
             return [_v("cards.required", Message.t('ming.cards.required.3'))]
         if state.hands[p].total < len(steps):
-            return [_v("cards.not_enough", Message.t('ming.cards.not_enough', text=Message(en, zh), total=state.hands[p].total, steps=len(steps)), (board.districts[end],),
+            return [_v("cards.not_enough", Message.t('ming.cards.not_enough', text=who, total=state.hands[p].total, steps=len(steps)), (board.districts[end],),
                        Message.t('ming.cards.not_enough.fix', start=board.districts[start]))]
     else:
         prev = start
@@ -392,11 +365,9 @@ def _move_prince(state: MingState, p: int, move: MovePrince) -> list[Violation]:
             allowed = board.border_symbols[(prev, d)]
             if k != board.dragon_kind and k not in allowed:
                 a, b = board.districts[prev], board.districts[d]
-                shown = " / ".join(board.symbols[s] for s in sorted(allowed))
-                shown_zh = "／".join(board.symbol_names[s].zh for s in sorted(allowed))
-                out.append(_v("cards.wrong_symbol", f"Step {i + 1} ({a} to {b}) crosses a {shown} border; a {c} card does not pay for it (a matching card or a dragon does).",
-                              f"第 {i + 1} 步（{a} 到 {b}）跨越的边界是{shown_zh}；{board.symbol_label(k).zh}牌不能支付（需要相同图案的牌或龙牌）。",
-                              (a, b), ("Play a card with the border's symbol or a dragon.", "请打出与边界图案相同的牌或龙牌。")))
+                shown = reduce(lambda x, y: Message.t("ming.cards.symbol_or", a=x, b=y), [board.symbol_label(s) for s in sorted(allowed)])
+                why = Message.t("ming.cards.wrong_symbol", step=i + 1, a=a, b=b, border=shown, card=board.symbol_label(k))
+                out.append(_v("cards.wrong_symbol", why, (a, b), Message.t("ming.cards.wrong_symbol.fix")))
             prev = d
         if out:
             return out
@@ -407,7 +378,7 @@ def _move_prince(state: MingState, p: int, move: MovePrince) -> list[Violation]:
 
 
 def _stay(state: MingState, p: int, move: Stay) -> list[Violation]:
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     shape = _deploy_shape(move.deploy, move.cloister)
     if shape:
         return shape
@@ -415,7 +386,7 @@ def _stay(state: MingState, p: int, move: Stay) -> list[Violation]:
         if state.rules.cards_required:
             return [_v("cards.required", Message.t('ming.cards.required.4'))]
         if state.hands[p].total < 1:
-            return [_v("cards.not_enough", Message.t('ming.cards.not_enough.2', text=Message(en, zh)),
+            return [_v("cards.not_enough", Message.t('ming.cards.not_enough.2', text=who),
                        fix=Message.t('ming.cards.not_enough.2.fix'))]
     else:
         _, why, _ = _pay(state, p, (move.card,))
@@ -431,7 +402,7 @@ def _pass(state: MingState, p: int, move: Pass) -> list[Violation]:
 # -- phase 4 ------------------------------------------------------------------------------------
 
 def _return_cards(state: MingState, p: int, move: ReturnCards) -> list[Violation]:
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     values = state.rules.return_values
     if (move.cards is None) == (move.total is None):
         return [_v("returns.shape", Message.t('ming.returns.shape'))]
@@ -440,7 +411,7 @@ def _return_cards(state: MingState, p: int, move: ReturnCards) -> list[Violation
             return [_v("returns.at_least_one", Message.t('ming.returns.at_least_one'))]
         missing = Counter(move.cards) - Counter(values)
         if missing:
-            return [_v("returns.not_your_cards", Message.t('ming.returns.not_your_cards', text=Message(en, zh), values=', '.join(map(str, values)), elements=', '.join(map(str, sorted(missing.elements())))),
+            return [_v("returns.not_your_cards", Message.t('ming.returns.not_your_cards', text=who, values=', '.join(map(str, values)), elements=', '.join(map(str, sorted(missing.elements())))),
                        fix=Message.t('ming.returns.not_your_cards.fix'))]
         total = sum(move.cards)
     else:
@@ -451,7 +422,7 @@ def _return_cards(state: MingState, p: int, move: ReturnCards) -> list[Violation
     if state.rules.strict_return_total and state.scoring is not None:
         have = state.city_in_province(state.scoring.province)[p]
         if total > have:
-            return [_v("returns.more_than_in_city", Message.t('ming.returns.more_than_in_city', text=Message(en, zh), total=total, have=have))]
+            return [_v("returns.more_than_in_city", Message.t('ming.returns.more_than_in_city', text=who, total=total, have=have))]
     return []
 
 
@@ -459,13 +430,13 @@ def _send_back(state: MingState, p: int, move: SendBack) -> list[Violation]:
     board = state.board
     sc = state.scoring
     assert sc is not None
-    en, zh = player_label(state.players[p])
+    who = player_label(state.players[p])
     if move.owner is None or move.owner == state.players[p]:
         owner = p
     elif move.owner == NEUTRAL and state.two_player:
         owner = state.neutral
     else:
-        return [_v("sendback.wrong_owner", Message.t('ming.sendback.wrong_owner.3', text=Message(en, zh)))]
+        return [_v("sendback.wrong_owner", Message.t('ming.sendback.wrong_owner.3', text=who))]
     if sc.stage in (ST_NEUTRAL, ST_NEUTRAL_FIRST) and owner != state.neutral:
         return [_v("sendback.wrong_owner", Message.t('ming.sendback.wrong_owner'))]
     if sc.stage not in (ST_NEUTRAL, ST_NEUTRAL_FIRST) and owner == state.neutral:

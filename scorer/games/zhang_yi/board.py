@@ -147,7 +147,10 @@ def map_from_json(doc: Any, where: str = "map") -> ZhangYiMap:
         else None
         for s in STATES
     )
-    name = Message(**doc["name"]) if "name" in doc else Message(doc.get("id", "map"), doc.get("id", "地图"))
+    if "name" in doc:
+        name = Message(**doc["name"])
+    else:  # a map file without a name goes by its id
+        name = Message.t("name.as_given", name=doc["id"]) if "id" in doc else Message.t("zhang_yi.board.map")
     return ZhangYiMap(
         id=doc.get("id", "custom"),
         name=name,

@@ -8,18 +8,16 @@ from the map data file, where the user can correct them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator, Mapping
 
 from scorer.core.types import Message
 
-# Seven states, in a fixed order used for indices throughout the engine.
+# Seven states, in a fixed order used for indices throughout the engine. Their names and the
+# talents' are catalogue texts (scorer/i18n): zhang_yi.state.<id>, zhang_yi.talent.<id>.
 STATES: tuple[str, ...] = ("qin", "chu", "qi", "yan", "zhao", "wei", "han")
-STATE_ZH = {"qin": "秦", "chu": "楚", "qi": "齐", "yan": "燕", "zhao": "赵", "wei": "魏", "han": "韩"}
-STATE_JA = {"qin": "秦", "chu": "楚", "qi": "斉", "yan": "燕", "zhao": "趙", "wei": "魏", "han": "韓"}
-STATE_EN = {s: s.capitalize() for s in STATES}
 STATE_INDEX = {s: i for i, s in enumerate(STATES)}
 
 GENERAL, MINISTER, NOTABLE, ASSASSIN = "general", "minister", "notable", "assassin"
-KIND_ZH = {GENERAL: "将军", MINISTER: "大臣", NOTABLE: "名士", ASSASSIN: "刺客"}
 
 ARMY = "army"
 TALENT_PREFIX = "talent-"
@@ -32,29 +30,38 @@ SET_ASIDE = 2
 class TalentName:
     id: str
     kind: str
-    zh: str
-    ja: str
-    en: str
     default_state: str | None  # the rules notes' reading (13.1); the map file may override it
+
+    @property
+    def label(self) -> Message:
+        return Message.t(f"zhang_yi.talent.{self.id}")
+
+    @property
+    def en(self) -> str:
+        return self.label.en
+
+    @property
+    def zh(self) -> str:
+        return self.label.zh
 
 
 TALENT_NAMES: tuple[TalentName, ...] = (
-    TalentName("yue_yi", GENERAL, "乐毅", "楽毅", "Yue Yi", "yan"),
-    TalentName("sun_bin", GENERAL, "孙膑", "孫臏", "Sun Bin", "qi"),
-    TalentName("bai_qi", GENERAL, "白起", "白起", "Bai Qi", "qin"),
-    TalentName("wu_qi", GENERAL, "吴起", "呉起", "Wu Qi", "wei"),
-    TalentName("lian_po", GENERAL, "廉颇", "廉頗", "Lian Po", "zhao"),
-    TalentName("pang_juan", GENERAL, "庞涓", "龐涓", "Pang Juan", "wei"),
-    TalentName("tian_dan", GENERAL, "田单", "田単", "Tian Dan", "qi"),
-    TalentName("xiang_yan", GENERAL, "项燕", "項燕", "Xiang Yan", "chu"),
-    TalentName("shang_yang", MINISTER, "商鞅", "商鞅", "Shang Yang", "qin"),
-    TalentName("han_fei", MINISTER, "韩非", "韓非", "Han Fei", "han"),
-    TalentName("guo_wei", MINISTER, "郭隗", "郭隗", "Guo Wei", "yan"),
-    TalentName("li_si", MINISTER, "李斯", "李斯", "Li Si", "qin"),
-    TalentName("mengchang_jun", NOTABLE, "孟尝君", "孟嘗君", "Lord Mengchang", "qi"),
-    TalentName("lin_xiangru", NOTABLE, "蔺相如", "藺相如", "Lin Xiangru", "zhao"),
-    TalentName("chunshen_jun", NOTABLE, "春申君", "春申君", "Lord Chunshen", "chu"),
-    TalentName("jing_ke", ASSASSIN, "荆轲", "荊軻", "Jing Ke", None),
+    TalentName("yue_yi", GENERAL, "yan"),
+    TalentName("sun_bin", GENERAL, "qi"),
+    TalentName("bai_qi", GENERAL, "qin"),
+    TalentName("wu_qi", GENERAL, "wei"),
+    TalentName("lian_po", GENERAL, "zhao"),
+    TalentName("pang_juan", GENERAL, "wei"),
+    TalentName("tian_dan", GENERAL, "qi"),
+    TalentName("xiang_yan", GENERAL, "chu"),
+    TalentName("shang_yang", MINISTER, "qin"),
+    TalentName("han_fei", MINISTER, "han"),
+    TalentName("guo_wei", MINISTER, "yan"),
+    TalentName("li_si", MINISTER, "qin"),
+    TalentName("mengchang_jun", NOTABLE, "qi"),
+    TalentName("lin_xiangru", NOTABLE, "zhao"),
+    TalentName("chunshen_jun", NOTABLE, "chu"),
+    TalentName("jing_ke", ASSASSIN, None),
 )
 TALENT_IDS: tuple[str, ...] = tuple(t.id for t in TALENT_NAMES)
 TALENT_INDEX = {t: i for i, t in enumerate(TALENT_IDS)}
@@ -63,14 +70,40 @@ JING_KE = TALENT_INDEX["jing_ke"]
 
 
 def state_label(state: str) -> Message:
-    return Message(STATE_EN.get(state, state), STATE_ZH.get(state, state))
+    """A state's name; an id that is no state (a typing error in a record) as given."""
+    if state in STATE_INDEX:
+        return Message.t(f"zhang_yi.state.{state}")
+    return Message.t("name.as_given", name=state)
 
 
 def talent_label(talent: str) -> Message:
-    for t in TALENT_NAMES:
-        if t.id == talent:
-            return Message(t.en, t.zh)
-    return Message(talent, talent)
+    """A talent's name; an id that is no talent as given."""
+    if talent in TALENT_INDEX:
+        return Message.t(f"zhang_yi.talent.{talent}")
+    return Message.t("name.as_given", name=talent)
+
+
+class _Names(Mapping[str, str]):
+    """id -> a state's name in one language, read from the catalogue when asked. For code that writes
+    the name into a data file (a map document's ``states.<id>.zh``), not for display: texts take
+    ``state_label``."""
+
+    def __init__(self, lang: str):
+        self._lang = lang
+
+    def __getitem__(self, state: str) -> str:
+        if state not in STATE_INDEX:
+            raise KeyError(state)
+        return state_label(state).get(self._lang)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(STATES)
+
+    def __len__(self) -> int:
+        return len(STATES)
+
+
+STATE_ZH: Mapping[str, str] = _Names("zh-Hans")
 
 
 def talent_piece_kind(talent: str) -> str:

@@ -70,13 +70,6 @@ DECLARING_SOURCES = frozenset({"dashboard", "record"})
 CATEGORIES = ("won", "backed_power", "backed_areas", "backed_cities")
 RESERVED_PLAYER_IDS = frozenset(STATES) | {"neutral"}
 
-SAMPLE_REFUSAL = (
-    "the Zhang Yi map 'sample' is an invented SAMPLE map, not the printed board of Game Journal No. 18; "
-    "to play on it anyway set \"sample_map_confirmed\": true in the setup, or enter your printed map "
-    "(copy scorer/games/zhang_yi/maps/template.json, fill it in as docs/zhang-yi.md explains, and give its path as \"board\") "
-    "/ 'sample' 是虚构的示例地图，不是游戏杂志第 18 期的印刷地图；如仍要使用，请在设置中加入 \"sample_map_confirmed\": true，"
-    "或按 docs/zhang-yi.md 录入你手中的地图并把文件路径填入 \"board\""
-)
 
 
 class ZhangYiGame(Game[ZhangYiState, ZhangYiMove]):
@@ -104,7 +97,8 @@ class ZhangYiGame(Game[ZhangYiState, ZhangYiMove]):
         board = options.board
         gmap = board if isinstance(board, ZhangYiMap) else load_map(board or "sample")
         if gmap.sample and options.get("sample_map_confirmed") is not True:
-            raise InvalidRecord(SAMPLE_REFUSAL, where="setup.board")
+            # InvalidRecord carries plain text, not a Message: the refusal stays one "English / Simplified Chinese" line
+            raise InvalidRecord(str(Message.t("zhang_yi.engine.sample_refusal")), where="setup.board")
         chance = options.get("chance", "declared")
         if chance not in ("declared", "seeded"):
             raise InvalidRecord("chance must be 'declared' or 'seeded'", where="setup.chance")
@@ -510,13 +504,12 @@ def describe(move: ZhangYiMove) -> Message:
         sl = state_label(move.state)
         return Message.t('zhang_yi.engine.draws_the_chit', player=move.player, sl=sl, source=move.source)
     if isinstance(move, Recruit):
-        en = ", ".join(f"{n} in {a}" for a, n in move.placements)
-        zh = "，".join(f"{a} {n}" for a, n in move.placements)
-        return Message.t('zhang_yi.engine.recruits.2', player=move.player, text=Message(en, zh))
+        parts = tuple(Message.t("zhang_yi.engine.recruits.part", n=n, area=a) for a, n in move.placements)
+        return Message.t('zhang_yi.engine.recruits.2', player=move.player, text=parts)
     if isinstance(move, March):
-        with_en = f" with {', '.join(move.talents)}" if move.talents else ""
-        with_zh = f"，带{'、'.join(talent_label(t).zh for t in move.talents)}" if move.talents else ""
-        return Message.t('zhang_yi.engine.moves_from_to', player=move.player, strength=move.strength, origin=move.origin, dest=move.dest, with_=Message(with_en, with_zh))
+        names = tuple(talent_label(t) for t in move.talents)
+        with_ = Message.t("zhang_yi.engine.moves_from_to.with", names=names) if names else ""
+        return Message.t('zhang_yi.engine.moves_from_to', player=move.player, strength=move.strength, origin=move.origin, dest=move.dest, with_=with_)
     if isinstance(move, Hold):
         return Message.t('zhang_yi.engine.does_not_move', player=move.player)
     if isinstance(move, RollDie):

@@ -20,7 +20,7 @@ from scorer.core.game import Explanation
 from scorer.core.types import Board, BoardDiff, Message, Piece, SpaceId, Violation
 from scorer.games.zhang_yi.data import ARMY, STATES, TALENT_IDS, TALENT_PREFIX
 from scorer.games.zhang_yi.moves import Assassinate, March, PlaceTalent, Recruit, Retreat, ZhangYiMove
-from scorer.games.zhang_yi.rules import AWAITING_TEXT
+from scorer.games.zhang_yi.rules import awaiting_text
 from scorer.games.zhang_yi.state import A_ASSASSIN, A_MOVE, A_RECRUIT, A_RETREAT, A_TALENT_PLACE, ZhangYiState
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def explain(game: "ZhangYiGame", state: ZhangYiState, sensed: Board) -> tuple[Ex
     else:
         moves = []
     if not moves:
-        want = AWAITING_TEXT.get(a, Message(a, a))
+        want = awaiting_text(a)
         v = Violation(
             "sensed.unexpected_change",
             Message.t('zhang_yi.explain.the_board_changed_but_the', want=want),

@@ -72,8 +72,8 @@ def rng_shuffle(x: int, items: tuple[int, ...] | list[int]) -> tuple[int, tuple[
 
 # -- small helpers ---------------------------------------------------------------------------
 
-def fx(st: ZhangYiState, kind: str, en: str, zh: str) -> ZhangYiState:
-    return evolve(st, effects=st.effects + (Effect(kind, Message(en, zh)),))
+def fx(st: ZhangYiState, kind: str, message: Message) -> ZhangYiState:
+    return evolve(st, effects=st.effects + (Effect(kind, message),))
 
 
 def bump(st: ZhangYiState, key: str) -> ZhangYiState:
@@ -195,7 +195,7 @@ def next_talent(st: ZhangYiState) -> ZhangYiState:
         loc = list(st.talent_loc)
         loc[JING_KE] = GRAVE
         st = evolve(st, talent_loc=tuple(loc), jing_ke_by=-1)
-        st = fx(st, "assassin_idle", "Jing Ke finds no talent on the map and goes to the graveyard.", "地图上没有人才，荆轲直接进入墓地。")
+        st = fx(st, "assassin_idle", Message.t("zhang_yi.flow.assassin_idle"))
     return begin_strategic(st)
 
 
@@ -211,8 +211,7 @@ def draw_talent(st: ZhangYiState, p: int, t: int, source: str | None) -> ZhangYi
     if t == JING_KE:
         loc[t] = HELD
         st = evolve(st, talent_loc=tuple(loc), jing_ke_by=p, drawers=st.drawers[1:])
-        st = fx(st, "assassin_drawn", f"{who} drew the assassin Jing Ke; he strikes at the end of the talent phase.",
-                f"{who} 抽到了刺客荆轲；他将在人才阶段结束时行刺。")
+        st = fx(st, "assassin_drawn", Message.t("zhang_yi.flow.assassin_drawn", who=who))
         return next_talent(st)
     owner = st.map.talent_state[t]
     if not st.alive[owner]:
@@ -221,11 +220,9 @@ def draw_talent(st: ZhangYiState, p: int, t: int, source: str | None) -> ZhangYi
         sl = state_label(STATES[owner])
         if st.rules.no_redraw_after_dead:
             st = evolve(st, drawers=st.drawers[1:])
-            st = fx(st, "talent_discarded", f"{name.en} belongs to the annihilated {sl.en} and is thrown away; the draw is used up.",
-                    f"{name.zh}属于已灭亡的{sl.zh}，被弃掉；本次抽取作废。")
+            st = fx(st, "talent_discarded", Message.t("zhang_yi.flow.talent_discarded.used_up", name=name, state=sl))
         else:
-            st = fx(st, "talent_discarded", f"{name.en} belongs to the annihilated {sl.en} and is thrown away; {who} draws again.",
-                    f"{name.zh}属于已灭亡的{sl.zh}，被弃掉；{who} 再抽一次。")
+            st = fx(st, "talent_discarded", Message.t("zhang_yi.flow.talent_discarded.draw_again", name=name, state=sl, who=who))
         return next_talent(st)
     loc[t] = HELD
     return evolve(st, talent_loc=tuple(loc), held=t, awaiting=A_TALENT_PLACE, actors=(p,))
@@ -244,7 +241,7 @@ def assassinate(st: ZhangYiState, target: int) -> ZhangYiState:
     loc[JING_KE] = GRAVE
     st = evolve(st, talent_loc=tuple(loc), jing_ke_by=-1)
     name = talent_label(TALENT_IDS[target])
-    st = fx(st, "assassination", f"Jing Ke assassinates {name.en}; both go to the graveyard.", f"荆轲刺杀了{name.zh}；两人都进入墓地。")
+    st = fx(st, "assassination", Message.t("zhang_yi.flow.assassination", name=name))
     return begin_strategic(st)
 
 
@@ -287,17 +284,14 @@ def draw_chit(st: ZhangYiState, s: int, source: str | None) -> ZhangYiState:
     sl = state_label(STATES[s])
     if not st.alive[s]:
         if st.rules.no_redraw_after_dead:
-            st = fx(st, "chit_discarded", f"The chit of the annihilated {sl.en} is thrown away; the action is used up.",
-                    f"已灭亡的{sl.zh}的行动条被弃掉；本次行动作废。")
+            st = fx(st, "chit_discarded", Message.t("zhang_yi.flow.chit_discarded.used_up", state=sl))
             return next_action(evolve(st, action_no=st.action_no + 1))
-        st = fx(st, "chit_discarded", f"The chit of the annihilated {sl.en} is thrown away; draw again.",
-                f"已灭亡的{sl.zh}的行动条被弃掉；请再抽一个。")
+        st = fx(st, "chit_discarded", Message.t("zhang_yi.flow.chit_discarded.draw_again", state=sl))
         return next_action(st, same_player=True)
     due = recruit_amount(st, s)
     st = evolve(st, active_state=s, recruit_due=due, acting=acting)
     if due <= 0:
-        st = fx(st, "recruit_none", f"{sl.en} has no army counters left to show new strength: no recruits.",
-                f"{sl.zh}没有可用的军势单位显示新兵力：本次不征兵。")
+        st = fx(st, "recruit_none", Message.t("zhang_yi.flow.recruit_none", state=sl))
         return evolve(st, awaiting=A_MOVE, actors=(acting,))
     return evolve(st, awaiting=A_RECRUIT, actors=(acting,))
 
@@ -324,20 +318,18 @@ def march(st: ZhangYiState, o: int, d: int, m: int, talents: tuple[int, ...]) ->
         for t in talents:
             loc[t] = GRAVE
         st = evolve(st, strength=tuple(strength), talent_loc=tuple(loc))
-        extra_en = f"; {len(talents)} talent(s) with it go to the graveyard" if talents else ""
-        extra_zh = f"；随行的 {len(talents)} 名人才进入墓地" if talents else ""
-        st = fx(st, "attrition_destroyed", f"The army of {m} crossing from {origin.en} to {dest.en} is lost to attrition{extra_en}.",
-                f"从{origin.zh}到{dest.zh}的 {m} 兵力因消耗而全灭{extra_zh}。")
+        extra = Message.t("zhang_yi.flow.attrition_destroyed.talents", n=len(talents)) if talents else ""
+        st = fx(st, "attrition_destroyed", Message.t("zhang_yi.flow.attrition_destroyed", strength=m, origin=origin, dest=dest,
+                                                     talents=extra))
         return end_action(st)
     d_owner = owner[d]
     notable = protecting_notable(st, d_owner, d) if d_owner not in (s, NEUTRAL) else -1
     if lost and (notable < 0 or st.rules.notable_attrition):
-        st = fx(st, "attrition", f"Crossing into {dest.en} costs {lost} strength: {arrive} arrive.",
-                f"进入{dest.zh}消耗 {lost} 兵力：到达 {arrive}。")
+        st = fx(st, "attrition", Message.t("zhang_yi.flow.attrition", dest=dest, lost=lost, arrive=arrive))
     if d_owner == s or d_owner == NEUTRAL:
         if d_owner == NEUTRAL:
             sl = state_label(STATES[s])
-            st = fx(st, "occupied", f"{dest.en} becomes {sl.en} territory.", f"{dest.zh}成为{sl.zh}的领土。")
+            st = fx(st, "occupied", Message.t("zhang_yi.flow.occupied", dest=dest, state=sl))
         owner[d] = s
         strength[d] += arrive
         for t in talents:
@@ -348,8 +340,7 @@ def march(st: ZhangYiState, o: int, d: int, m: int, talents: tuple[int, ...]) ->
         strength[o] += arrive if st.rules.notable_attrition else m
         name = talent_label(TALENT_IDS[notable])
         st = evolve(st, strength=tuple(strength), talent_loc=tuple(loc))
-        st = fx(st, "repulsed", f"{name.en} repels the invasion of {dest.en}: no battle, the army stays in {origin.en}; {name.en} goes to the graveyard.",
-                f"{name.zh}击退了对{dest.zh}的侵略：不发生战斗，军队留在{origin.zh}；{name.zh}进入墓地。")
+        st = fx(st, "repulsed", Message.t("zhang_yi.flow.repulsed", name=name, dest=dest, origin=origin))
         return end_action(st)
     for t in talents:
         loc[t] = TRANSIT
@@ -370,14 +361,13 @@ def roll(st: ZhangYiState, value: int, source: str | None) -> ZhangYiState:
     def_talents = [t for t, where in enumerate(loc) if where == d]
     dest = area_name(st, d)
     a_l, e_l = state_label(STATES[s]), state_label(STATES[enemy])
-    st = fx(st, "die", f"Battle for {dest.en}: die {value} -> attacker {a_l.en} {max(att, 0)}, defender {e_l.en} {max(deff, 0)}.",
-            f"{dest.zh}之战：骰子 {value} -> 进攻方{a_l.zh} {max(att, 0)}，防守方{e_l.zh} {max(deff, 0)}。")
+    st = fx(st, "die", Message.t("zhang_yi.flow.die", dest=dest, value=value, attacker=a_l, att=max(att, 0), defender=e_l,
+                                 deff=max(deff, 0)))
     if att <= 0:
         for t in b.talents:
             loc[t] = GRAVE
         st = evolve(st, talent_loc=tuple(loc), battle=None)
-        st = fx(st, "battle_lost", f"The attacking {a_l.en} army is wiped out by the die; {e_l.en} keeps {dest.en}.",
-                f"进攻的{a_l.zh}军被骰子全灭；{e_l.zh}守住{dest.zh}。")
+        st = fx(st, "battle_lost", Message.t("zhang_yi.flow.battle_lost.die", attacker=a_l, defender=e_l, dest=dest))
         return end_action(st)
     if deff <= 0:
         for t in def_talents:
@@ -386,14 +376,12 @@ def roll(st: ZhangYiState, value: int, source: str | None) -> ZhangYiState:
             loc[t] = d
         owner[d], strength[d] = s, att
         st = evolve(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc), battle=None)
-        st = fx(st, "battle_won", f"The defending {e_l.en} army is wiped out by the die; {a_l.en} takes {dest.en} with {att}.",
-                f"防守的{e_l.zh}军被骰子全灭；{a_l.zh}以 {att} 兵力占领{dest.zh}。")
+        st = fx(st, "battle_won", Message.t("zhang_yi.flow.battle_won.die", defender=e_l, attacker=a_l, dest=dest, att=att))
         return end_action(st, annihilated=enemy if st.area_count(enemy) == 0 else -1)
     a_val = att + st.best_bonus(b.talents)
     d_val = deff + st.best_bonus(def_talents)
     attacker_wins = a_val > d_val or (a_val == d_val and st.rules.tie_attacker_wins)
-    tie = " (tie)" if a_val == d_val else ""
-    tie_zh = "（平局）" if a_val == d_val else ""
+    tie = Message.t("zhang_yi.flow.tie") if a_val == d_val else ""
     if attacker_wins:
         for t in def_talents:
             loc[t] = GRAVE
@@ -401,15 +389,15 @@ def roll(st: ZhangYiState, value: int, source: str | None) -> ZhangYiState:
             loc[t] = d
         owner[d], strength[d] = s, att
         st = evolve(st, owner=tuple(owner), strength=tuple(strength), talent_loc=tuple(loc), battle=None)
-        st = fx(st, "battle_won", f"Combat value {a_val} against {d_val}{tie}: {a_l.en} wins and takes {dest.en}; the {e_l.en} army must retreat.",
-                f"战力 {a_val} 对 {d_val}{tie_zh}：{a_l.zh}获胜并占领{dest.zh}；{e_l.zh}军必须撤退。")
+        st = fx(st, "battle_won", Message.t("zhang_yi.flow.battle_won", a_val=a_val, d_val=d_val, tie=tie, attacker=a_l, dest=dest,
+                                            defender=e_l))
         return start_retreat(st, enemy, deff, d)
     for t in b.talents:
         loc[t] = GRAVE
     strength[d] = deff
     st = evolve(st, strength=tuple(strength), talent_loc=tuple(loc), battle=None)
-    st = fx(st, "battle_lost", f"Combat value {a_val} against {d_val}{tie}: {e_l.en} holds {dest.en}; the attacking {a_l.en} army must retreat.",
-            f"战力 {a_val} 对 {d_val}{tie_zh}：{e_l.zh}守住{dest.zh}；进攻的{a_l.zh}军必须撤退。")
+    st = fx(st, "battle_lost", Message.t("zhang_yi.flow.battle_lost", a_val=a_val, d_val=d_val, tie=tie, defender=e_l, dest=dest,
+                                         attacker=a_l))
     return start_retreat(st, s, att, d)
 
 
@@ -417,7 +405,7 @@ def start_retreat(st: ZhangYiState, loser: int, n: int, area: int) -> ZhangYiSta
     options = retreat_options(st, loser, area)
     if not options:
         sl = state_label(STATES[loser])
-        st = fx(st, "retreat_destroyed", f"The {sl.en} army has nowhere to retreat and is destroyed.", f"{sl.zh}军无路可退，全灭。")
+        st = fx(st, "retreat_destroyed", Message.t("zhang_yi.flow.retreat_destroyed", state=sl))
         return end_action(st, annihilated=loser if st.area_count(loser) == 0 else -1)
     chooser = retreat_chooser(st)
     return evolve(st, retreat=PendingRetreat(loser, n, area, options, chooser), awaiting=A_RETREAT, actors=(chooser,))
@@ -432,7 +420,7 @@ def do_retreat(st: ZhangYiState, to: int) -> ZhangYiState:
     sl = state_label(STATES[r.state])
     dest = area_name(st, to)
     st = evolve(st, owner=tuple(owner), strength=tuple(strength), retreat=None)
-    st = fx(st, "retreat", f"The {sl.en} army of {r.strength} retreats to {dest.en}.", f"{sl.zh}军 {r.strength} 兵力撤退到{dest.zh}。")
+    st = fx(st, "retreat", Message.t("zhang_yi.flow.retreat", state=sl, strength=r.strength, dest=dest))
     return end_action(st)
 
 
@@ -442,9 +430,8 @@ def end_action(st: ZhangYiState, annihilated: int = -1) -> ZhangYiState:
     gone = _lone_talents(st, loc)
     if gone:
         st = evolve(st, talent_loc=tuple(loc))
-        names = [talent_label(TALENT_IDS[t]) for t in gone]
-        st = fx(st, "lone_talent", f"Without army of their state: {', '.join(m.en for m in names)} to the graveyard.",
-                f"没有本国军势：{'、'.join(m.zh for m in names)}进入墓地。")
+        names = tuple(talent_label(TALENT_IDS[t]) for t in gone)
+        st = fx(st, "lone_talent", Message.t("zhang_yi.flow.lone_talent", names=names))
     s = st.active_state
     check_heg = not (st.rules.hegemony_after_battle_only and not st.fought)
     heg = check_heg and hegemony_reached(st, s)
@@ -458,7 +445,7 @@ def end_action(st: ZhangYiState, annihilated: int = -1) -> ZhangYiState:
                 loc[t] = GRAVE
         st = evolve(st, alive=tuple(alive), talent_loc=tuple(loc))
         sl = state_label(STATES[annihilated])
-        st = fx(st, "annihilated", f"{sl.en} has lost its last area and is annihilated.", f"{sl.zh}失去了最后的领土，灭亡。")
+        st = fx(st, "annihilated", Message.t("zhang_yi.flow.annihilated", state=sl))
         if st.rules.annihilation_first or not heg:
             return ask_check(st, annihilated, heg)
     if heg:
@@ -487,7 +474,7 @@ def resolve_check(st: ZhangYiState, backer: int) -> ZhangYiState:
             win = st.players[remaining[0]]
             return finish(st, Termination.ANNIHILATION, (win,), "win",
                           Message.t('zhang_yi.flow.backed_which_was_annihilated_wins', who=who, sl=sl, win=win))
-        st = fx(st, "player_out", f"{who} backed {sl.en}, which was annihilated: {who} is out.", f"{who} 支持的{sl.zh}灭亡了：{who} 出局。")
+        st = fx(st, "player_out", Message.t("zhang_yi.flow.player_out", who=who, state=sl))
     else:
         st = evolve(st, not_backed=st.not_backed + (s,))
     if heg_after:
@@ -499,7 +486,7 @@ def resolve_check(st: ZhangYiState, backer: int) -> ZhangYiState:
 
 def end_turn(st: ZhangYiState) -> ZhangYiState:
     if st.pool_emptied:
-        st = fx(st, "time", "The talent pool is empty: the game ends after this turn.", "人才已经抽完：本回合结束后游戏结束。")
+        st = fx(st, "time", Message.t("zhang_yi.flow.time"))
         return game_end(st, Termination.TIME, -1)
     n = st.n
     if n == 2:
@@ -516,8 +503,7 @@ def game_end(st: ZhangYiState, why: Termination, hegemon: int) -> ZhangYiState:
     st = evolve(st, ending=why, hegemon=hegemon, battle=None, retreat=None)
     if why is Termination.HEGEMONY:
         sl = state_label(STATES[hegemon])
-        st = fx(st, "hegemony", f"{sl.en} achieves hegemony (6 areas or 4 cities): the game ends; reveal your destiny chits.",
-                f"{sl.zh}达成制霸（6 个区域或 4 个都市）：游戏结束；请公开天命条。")
+        st = fx(st, "hegemony", Message.t("zhang_yi.flow.hegemony", state=sl))
     need = tuple(p for p in range(st.n) if not st.out[p] and st.revealed[p] < 0)
     if not need:
         return finalize(st)
@@ -548,7 +534,7 @@ def finalize(st: ZhangYiState) -> ZhangYiState:
 def finish(st: ZhangYiState, why: Termination, winners: tuple[str, ...], verdict: str, reason: Message) -> ZhangYiState:
     st = evolve(st, finished=why, ending=why, winners=winners, verdict=verdict, reason=reason, awaiting=A_NONE, actors=(),
                  battle=None, retreat=None)
-    return fx(st, "game_over", reason.en, reason.zh)
+    return fx(st, "game_over", reason)
 
 
 # -- seeded chance --------------------------------------------------------------------------------

@@ -80,6 +80,11 @@ def _v(rule: str, message: Message | str, *rest: Any, fix: Message | tuple[str, 
     return violation(rule, message, *rest, fix=fix)
 
 
+def awaiting_text(awaiting: str) -> Message:
+    """What the referee waits for (an unknown input name as given)."""
+    return AWAITING_TEXT.get(awaiting) or Message.t("name.as_given", name=awaiting)
+
+
 def _space(state: ZhangYiState, area: int) -> str:
     return state.map.areas[area].space_id
 
@@ -89,12 +94,11 @@ def violations(state: ZhangYiState, move: ZhangYiMove) -> tuple[Violation, ...]:
         return (_v("game.over", Message.t('zhang_yi.game.over')),)
     expected = EXPECTED.get(state.awaiting, ())
     if not isinstance(move, expected):
-        want = AWAITING_TEXT.get(state.awaiting, Message(state.awaiting, state.awaiting))
-        seeded = " This game draws chance from its seed; do not declare it." if state.rules.seeded and isinstance(move, (DrawTalent, DrawChit, RollDie)) else ""
-        seeded_zh = "本局由种子决定随机结果，无需声明。" if seeded else ""
-        return (_v("turn.wrong_input", f"The referee is waiting for {want.en}, not a {type(move).__name__} move.{seeded}",
-                   f"裁判正在等待{want.zh}，而不是 {type(move).__name__} 行动。{seeded_zh}",
-                   fix=(f"Give {want.en} first.", f"请先完成{want.zh}。")),)
+        want = awaiting_text(state.awaiting)
+        seeded = state.rules.seeded and isinstance(move, (DrawTalent, DrawChit, RollDie))
+        return (_v("turn.wrong_input", Message.t("zhang_yi.turn.wrong_input", want=want, move=type(move).__name__,
+                                                 seeded=Message.t("zhang_yi.turn.wrong_input.seeded") if seeded else ""),
+                   fix=Message.t("zhang_yi.turn.wrong_input.fix", want=want)),)
     if not isinstance(move, NotBacked):
         found = _player(state, move.player)
         if found:
@@ -109,7 +113,7 @@ def _player(state: ZhangYiState, player: str) -> list[Violation]:
         return [_v("turn.unknown_player", Message.t('zhang_yi.turn.unknown_player', player=player))]
     if p not in state.actors:
         names = ", ".join(state.players[a] for a in state.actors)
-        want = AWAITING_TEXT.get(state.awaiting, Message(state.awaiting, state.awaiting))
+        want = awaiting_text(state.awaiting)
         return [_v("turn.not_your_turn", Message.t('zhang_yi.turn.not_your_turn', names=names, want=want, player=player),
                    fix=Message.t('zhang_yi.turn.not_your_turn.fix', player=player, names=names, want=want))]
     return []
@@ -194,11 +198,9 @@ def _assassinate(state: ZhangYiState, move: Assassinate) -> list[Violation]:
     targets = assassin_targets(state)
     if t not in targets:
         names = ", ".join(TALENT_IDS[x] for x in targets)
-        why = " (with assassin_spares_new, talents placed this phase are safe)" if state.rules.assassin_spares_new else ""
-        why_zh = "（assassin_spares_new 选项下，本阶段放置的人才不能被刺杀）" if why else ""
-        return [_v("assassin.target", f"Jing Ke can only kill a talent on the map{why}; {move.target} is not one. Targets: {names}.",
-                   f"荆轲只能刺杀地图上的人才{why_zh}；{move.target} 不在其中。可选：{names}。",
-                   fix=(f"Choose one of: {names}.", f"请从以下人才中选择：{names}。"))]
+        why = Message.t("zhang_yi.assassin.target.spares_new") if state.rules.assassin_spares_new else ""
+        return [_v("assassin.target", Message.t("zhang_yi.assassin.target", why=why, target=move.target, names=names),
+                   fix=Message.t("zhang_yi.assassin.target.fix", names=names))]
     return []
 
 
@@ -277,12 +279,11 @@ def _march(state: ZhangYiState, move: March) -> list[Violation]:
     have = state.strength[o]
     if move.strength < 1 or move.strength > have - 1:
         if have <= 1:
-            en, zh = f"{move.origin} has strength {have}: at least 1 must stay, so it cannot move.", f"{move.origin} 只有 {have} 兵力：至少留下 1，所以不能移动。"
+            why = Message.t("zhang_yi.march.leave_one.cannot_move", origin=move.origin, have=have)
         else:
-            en, zh = (f"From {move.origin} (strength {have}) move 1 to {have - 1}: at least 1 must stay; {move.strength} was moved.",
-                      f"从 {move.origin}（{have} 兵力）只能移动 1 到 {have - 1}：至少留下 1；实际移动了 {move.strength}。")
-        out.append(_v("march.leave_one", en, zh, (_space(state, o), _space(state, d)),
-                      (f"Leave at least 1 strength in {move.origin}.", f"请在 {move.origin} 至少留下 1 兵力。")))
+            why = Message.t("zhang_yi.march.leave_one", origin=move.origin, have=have, most=have - 1, moved=move.strength)
+        out.append(_v("march.leave_one", why, (_space(state, o), _space(state, d)),
+                      Message.t("zhang_yi.march.leave_one.fix", origin=move.origin)))
     for t, ident in zip(talents, move.talents):
         if state.talent_loc[t] != o:
             name = talent_label(ident)

@@ -17,8 +17,7 @@ def hegemony_result(hegemon: str, backed: Mapping[str, str]) -> tuple[tuple[str,
     sl = state_label(hegemon)
     backers = tuple(p for p, s in backed.items() if s == hegemon)
     if backers:
-        who = ", ".join(backers)
-        return backers, "win", Message.t('zhang_yi.scoring.hegemony_of_backed_it_and', sl=sl, who=who)
+        return backers, "win", Message.t('zhang_yi.scoring.hegemony_of_backed_it_and', sl=sl, who=backers)
     return (), "all_lose", Message.t('zhang_yi.scoring.hegemony_of_which_nobody_backed', sl=sl)
 
 
@@ -34,17 +33,15 @@ def time_result(powers: Mapping[str, int], backed: Mapping[str, str], shared_on_
     """End by time (11.3): a player whose backed state is a winning state wins; any other case is a
     draw -- including two players whose states tie at the top (A11), unless ``shared_on_tie``."""
     top = winning_states(powers)
-    names_en = ", ".join(state_label(s).en for s in top)
-    names_zh = "、".join(state_label(s).zh for s in top)
+    names = tuple(state_label(s) for s in top)
     best = max(powers.values()) if powers else 0
     on_top = tuple(p for p, s in backed.items() if s in top)
     if len(on_top) == 1:
         who = on_top[0]
         mine = state_label(backed[who])
-        return on_top, "win", Message.t('zhang_yi.scoring.end_of_the_game_strongest.2', names_=Message(names_en, names_zh), best=best, who=who, mine=mine)
+        return on_top, "win", Message.t('zhang_yi.scoring.end_of_the_game_strongest.2', names_=names, best=best, who=who, mine=mine)
     if len(on_top) > 1 and shared_on_tie:
-        who = ", ".join(on_top)
-        return on_top, "win", Message.t('zhang_yi.scoring.end_of_the_game_tied', names_=Message(names_en, names_zh), best=best, who=who)
+        return on_top, "win", Message.t('zhang_yi.scoring.end_of_the_game_tied', names_=names, best=best, who=on_top)
     if len(on_top) > 1:
-        return (), "draw", Message.t('zhang_yi.scoring.end_of_the_game_tied.2', names_=Message(names_en, names_zh), best=best)
-    return (), "draw", Message.t('zhang_yi.scoring.end_of_the_game_strongest', names_=Message(names_en, names_zh), best=best)
+        return (), "draw", Message.t('zhang_yi.scoring.end_of_the_game_tied.2', names_=names, best=best)
+    return (), "draw", Message.t('zhang_yi.scoring.end_of_the_game_strongest', names_=names, best=best)
