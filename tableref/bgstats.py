@@ -84,8 +84,7 @@ def bgstats_play(*, game: Game, setup: SetupOptions, state: Any, started: str | 
     bgg = getattr(game, "bgg_id", None)
     if isinstance(bgg, int):
         game_part["bggId"] = bgg
-    comments = Message(f"Refereed by tableref; {game.name.en}: {outcome.reason.en}",
-                       f"由 tableref 裁判；{game.name.zh}：{outcome.reason.zh}")
+    comments = Message.t('tableref.bgstats.refereed_by_tableref', game=game.name, reason=outcome.reason)
     if inferred_order:
         comments = Message(comments.en + " The order of some moves was inferred and not confirmed.",
                            comments.zh + " 部分行动的顺序是推断的，尚未确认。")

@@ -32,11 +32,9 @@ from tableref.service import CommandResult
 
 STEPS = ("empty", "pieces", "save", "cancel")
 CORNERS = {"top-left": "左上", "top-right": "右上", "bottom-right": "右下", "bottom-left": "左下"}
-HOLD = Message("camera: enrolling the table -- the referee ignores the camera until the enrolment is saved or cancelled",
-               "摄像头：正在学习本桌——保存或取消之前，裁判不采用摄像头的读数")
+HOLD = Message.t('tableref.camera_enrolment.camera_enrolling_the_table_the')
 HOLD_SECONDS = 900.0
-MARKER_MODE = Message("This camera reads piece tags (marker mode); enrolment is for colour mode.",
-                      "此摄像头读取棋子标签（标签模式）；学习只用于颜色模式。")  # an abandoned enrolment gives the camera back after 15 minutes
+MARKER_MODE = Message.t('tableref.camera_enrolment.this_camera_reads_piece_tags')  # an abandoned enrolment gives the camera back after 15 minutes
 
 
 @dataclass(frozen=True)
@@ -91,16 +89,13 @@ def _missing_markers(registration: Any, layout: Any) -> list[dict[str, Any]]:
 def _registration_refusal(registration: Any, layout: Any, photo: Message) -> CommandResult:
     corners = _missing_markers(registration, layout)
     missing = [c for c in corners if not c["seen"]]
-    reason = registration.message if registration is not None else Message("", "")
+    reason = registration.message if registration is not None else Message.t('tableref.camera_enrolment.text')
     if missing:
         en = ", ".join(f"{c['corner']} (marker {c['id']})" for c in missing)
         zh = "、".join(f"{CORNERS.get(c['corner'], c['corner'])}（角标 {c['id']}）" for c in missing)
-        msg = Message(f"The board was not found in the {photo.en}: corner markers missing: {en}. Make sure all four "
-                      f"corners are in view and uncovered, then take it again. Nothing was saved.",
-                      f"{photo.zh}中没有找到棋盘：缺少角标：{zh}。请确保棋盘四角都在画面内且未被遮挡，然后重拍。未保存任何内容。")
+        msg = Message.t('tableref.camera_enrolment.the_board_was_not_found', photo=photo, text=Message(en, zh))
     else:
-        msg = Message(f"The board could not be registered in the {photo.en}: {reason.en} Nothing was saved.",
-                      f"{photo.zh}中无法定位棋盘：{reason.zh}未保存任何内容。")
+        msg = Message.t('tableref.camera_enrolment.the_board_could_not_be', photo=photo, reason=reason)
     return _refused("registration", msg, corners=corners,
                     registration=registration.to_json() if registration is not None else None)
 
@@ -116,8 +111,7 @@ def _calibration_message(exc: Exception) -> Message:
         return Message(text[:1].upper() + text[1:] + ". The table model in use has not changed.",
                        f"棋子照片中，这些格子上没有找到棋子：{spaces.replace(', ', '、')}。请把标记的棋子放到那里"
                        "（版图上不要有其他东西），然后重拍。当前使用的模型没有改变。")
-    return Message(f"The pieces could not be learned: {text}. The table model in use has not changed.",
-                   f"无法学习棋子：{text}。当前使用的模型没有改变。")
+    return Message.t('tableref.camera_enrolment.the_pieces_could_not_be', text=text)
 
 
 class CameraEnrolment:
@@ -172,7 +166,7 @@ class CameraEnrolment:
     def run(self, step: str, actor: str) -> CommandResult:
         handler = {"empty": self.capture_empty, "pieces": self.capture_pieces, "save": self.save, "cancel": self.cancel}.get(step)
         if handler is None:
-            return _refused("bad_step", Message(f"Unknown enrolment step {step!r}.", f"未知的学习步骤“{step}”。"))
+            return _refused("bad_step", Message.t('tableref.camera_enrolment.unknown_enrolment_step', step=step))
         return handler(actor)
 
     def _available(self) -> CommandResult | None:
@@ -189,7 +183,7 @@ class CameraEnrolment:
         try:
             image = self.camera.capture()
         except CameraError as exc:
-            return _refused("no_frame", Message(f"No picture from the camera: {exc}", f"摄像头没有画面：{exc}"))
+            return _refused("no_frame", Message.t('tableref.camera_enrolment.no_picture_from_the_camera', exc=exc))
         reg = Registrar(self.layout).detect(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
         if not reg.usable:
             return _registration_refusal(reg, self.layout, photo)
@@ -200,15 +194,14 @@ class CameraEnrolment:
         if refused is not None:
             return refused
         with self._lock:
-            got = self._capture(Message("empty-board photo", "空版图照片"))
+            got = self._capture(Message.t('tableref.camera_enrolment.empty_board_photo'))
             if isinstance(got, CommandResult):
                 return got
             image, reg = got
             self._empty = _Empty(image, reg.homography, self.clock())
             self._result = None
             self.camera.hold(HOLD, self.hold_seconds)
-        return CommandResult(True, Message("Empty board photo taken (step 1 of 3). Now put one piece of each type on the "
-                                           "marked spaces.", "已拍摄空版图照片（第 1 步，共 3 步）。现在把每种棋子各一个放到标记的格子上。"),
+        return CommandResult(True, Message.t('tableref.camera_enrolment.empty_board_photo_taken_step'),
                              {"step": 2, "corners": _missing_markers(reg, self.layout)})
 
     def capture_pieces(self, actor: str) -> CommandResult:
@@ -220,9 +213,9 @@ class CameraEnrolment:
             return refused
         with self._lock:
             if self._empty is None:
-                return _refused("order", Message("Take the empty-board photo first (step 1).", "请先拍摄空版图照片（第 1 步）。"))
+                return _refused("order", Message.t('tableref.camera_enrolment.take_the_empty_board_photo'))
             self.camera.hold(HOLD, self.hold_seconds)
-            got = self._capture(Message("pieces photo", "棋子照片"))
+            got = self._capture(Message.t('tableref.camera_enrolment.pieces_photo'))
             if isinstance(got, CommandResult):
                 return got
             image, reg = got
@@ -231,8 +224,7 @@ class CameraEnrolment:
             except CalibrationError as exc:
                 return _refused("pieces", _calibration_message(exc))
             self._result = model
-        return CommandResult(True, Message("Pieces learned (step 2 of 3). Check the result, take the pieces off the board, "
-                                           "then save.", "已学习棋子（第 2 步，共 3 步）。请检查结果，把棋子从版图上拿走，然后保存。"),
+        return CommandResult(True, Message.t('tableref.camera_enrolment.pieces_learned_step_2_of'),
                              {"step": 3, "result": model_summary(model, self.layout)})
 
     def save(self, actor: str) -> CommandResult:
@@ -241,24 +233,21 @@ class CameraEnrolment:
         with self._lock:
             model = self._result
             if model is None:
-                return _refused("order", Message("Nothing to save yet: take both photos first.", "还没有可保存的结果：请先拍两张照片。"))
+                return _refused("order", Message.t('tableref.camera_enrolment.nothing_to_save_yet_take'))
             path = self.model_path
             if not path:
-                return _refused("no_path", Message("This table has no place to save the model (no data folder).",
-                                                   "本桌没有保存模型的位置（没有数据文件夹）。"))
+                return _refused("no_path", Message.t('tableref.camera_enrolment.this_table_has_no_place'))
             try:
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
                 model.save(path)  # written whole, then renamed
                 self.camera.use_model(model)
             except (OSError, VisionError, ValueError) as exc:
-                return _refused("save", Message(f"Could not save the table model to {path}: {exc}",
-                                                f"无法把模型保存到 {path}：{exc}"))
+                return _refused("save", Message.t('tableref.camera_enrolment.could_not_save_the_table', path=path, exc=exc))
             self._empty = None
             self._result = None
             self.camera.release()
         name = os.path.basename(path)
-        return CommandResult(True, Message(f"Table model saved ({name}); the camera now reads with it.",
-                                           f"模型已保存（{name}）；摄像头现在按它读取。"),
+        return CommandResult(True, Message.t('tableref.camera_enrolment.table_model_saved_the_camera', name=name),
                              {"step": 1, "path": path, "model": self.camera.model_info()})
 
     def cancel(self, actor: str) -> CommandResult:
@@ -266,5 +255,5 @@ class CameraEnrolment:
             self._empty = None
             self._result = None
             self.camera.release()
-        return CommandResult(True, Message("Enrolment cancelled; the camera reads as before.", "已取消学习；摄像头照旧读取。"),
+        return CommandResult(True, Message.t('tableref.camera_enrolment.enrolment_cancelled_the_camera_reads'),
                              {"step": 1})

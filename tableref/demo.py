@@ -374,12 +374,7 @@ def demo_data_dir(arg: str | None) -> tuple[Path, bool]:
 
 
 def intro() -> Message:
-    return Message(
-        "tableref demo: a scripted game of China on an emulated table (sensor board on a pseudo-terminal, "
-        "mock GPIO buttons, a card reader twin). Watch the moves, the flag and the scores below.",
-        "tableref 演示：在模拟桌面上进行一局《中国》（伪终端上的传感板、模拟 GPIO 按钮、读卡器替身）。"
-        "请看下面的行动、警告和分数。",
-    )
+    return Message.t('tableref.demo.tableref_demo_a_scripted_game')
 
 
 # -- demos of the other games --------------------------------------------------------------------------

@@ -69,12 +69,7 @@ def _demo():  # built lazily by tableref.demo.game_demo
         setup=DEMO_SETUP,
         spaces=_spaces(),
         script=SCRIPT,
-        intro=Message(
-            "tableref demo: a short scripted game of Cheops on an emulated table (sensor board on a pseudo-terminal "
-            "with an antenna under every pyramid space, dot and price table; mock GPIO buttons). Each turn is read "
-            "from the table and completed by a declaration (the tile drawn), as on the dashboard.",
-            "tableref 演示：在模拟桌面上进行一小段《胡夫》（伪终端上的传感板，每个金字塔格、圆点和价格表下都有天线；"
-            "模拟 GPIO 按钮）。每回合从桌面读取，再像在仪表板上一样声明看不到的部分（补的板块）。"),
+        intro=Message.t('tableref.demo_cheops.tableref_demo_a_short_scripted'),
         player_names=(("blue", "Zhang San"), ("red", "Li Si"), ("green", "Wang Wu")),
         quiet_timeout=12.0,
         close_on_complete=False,

@@ -60,12 +60,7 @@ def _demo():  # built lazily by tableref.demo.game_demo
         setup=DEMO_SETUP,
         spaces=("section-1", "section-2", "section-3"),
         script=SCRIPT,
-        intro=Message(
-            "tableref demo: a short scripted game of The Great Wall of China on an emulated table (sensor board on a "
-            "pseudo-terminal with an antenna under each wall section, mock GPIO buttons). Draws are declared as on the "
-            "dashboard. Watch the moves, the flag and the scores below.",
-            "tableref 演示：在模拟桌面上进行一小段《长城》（伪终端上的传感板，每段城墙下有天线；模拟 GPIO 按钮）。"
-            "抽牌像在仪表板上一样声明。请看下面的行动、警告和分数。"),
+        intro=Message.t('tableref.demo_great_wall.tableref_demo_a_short_scripted'),
         player_names=(("blue", "Zhang San"), ("red", "Li Si"), ("green", "Wang Wu")),
     )
 

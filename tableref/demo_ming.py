@@ -86,12 +86,7 @@ def _demo():  # built lazily by tableref.demo.game_demo
         setup=DEMO_SETUP,
         spaces=_spaces(),
         script=SCRIPT,
-        intro=Message(
-            "tableref demo: a short scripted game of Ming Dynasty on an emulated table (the provisional board; sensor "
-            "board on a pseudo-terminal with an antenna under every district area and province space; mock GPIO "
-            "buttons). The display cards taken are declared as on the dashboard.",
-            "tableref 演示：在模拟桌面上进行一小段《明朝》（临时版图；伪终端上的传感板，每个区域和省份格下都有天线；"
-            "模拟 GPIO 按钮）。拿取的展示牌像在仪表板上一样声明。"),
+        intro=Message.t('tableref.demo_ming.tableref_demo_a_short_scripted'),
         player_names=(("red", "Zhang San"), ("blue", "Li Si"), ("yellow", "Wang Wu")),
     )
 

@@ -67,12 +67,7 @@ def _demo():  # built lazily by tableref.demo.game_demo
         setup=DEMO_SETUP,
         spaces=_spaces(),
         script=SCRIPT,
-        intro=Message(
-            "tableref demo: a short scripted game of Zhang Yi on an emulated table (the SAMPLE map, not the printed one; "
-            "sensor board on a pseudo-terminal with an antenna under every area; mock GPIO buttons). Talent and chit "
-            "draws are declared as on the dashboard.",
-            "tableref 演示：在模拟桌面上进行一小段《张仪》（示例地图，不是印刷版地图；伪终端上的传感板，每个区域下都有天线；"
-            "模拟 GPIO 按钮）。抽人才和抽令牌像在仪表板上一样声明。"),
+        intro=Message.t('tableref.demo_zhang_yi.tableref_demo_a_short_scripted'),
         player_names=(("red", "Zhang San"), ("blue", "Li Si")),
         notes=("map: the SAMPLE map (invented areas and adjacencies; enter your printed map as docs/zhang-yi.md says)",),
     )

@@ -109,8 +109,7 @@ class SensorBoardDevice:
                 self._runtime.submit_observation(dataclasses.replace(latest, at=self._runtime.clock()))
         else:
             why = health.last_error or str(health.state)
-            self._runtime.set_source(self.source, False, Message(f"sensor board link {health.state}: {why}",
-                                                                  f"传感板连接{health.state}：{why}"))
+            self._runtime.set_source(self.source, False, Message.t('tableref.devices.sensor_board_link', state=health.state, why=why))
 
     def close(self) -> None:
         if self._closed:
@@ -331,7 +330,7 @@ class CameraDevice:
             return
         self._live = live
         assert self._runtime is not None
-        self._runtime.set_source(self.source, live, None if live else (reason or Message(f"camera: {why}", f"摄像头：{why}")))
+        self._runtime.set_source(self.source, live, None if live else (reason or Message.t('tableref.devices.camera', why=why)))
 
     # -- enrolment hooks (any thread) ------------------------------------------------------------
     @property
@@ -404,12 +403,10 @@ class CameraDevice:
         """What the dashboard shows about the table model (colour mode)."""
         model = self.model
         if self.mode != "colour":
-            return {"mode": self.mode, "enrolled": False, "message": Message(
-                "camera: reads piece tags (marker mode)", "摄像头：读取棋子标签（标签模式）").to_json()}
+            return {"mode": self.mode, "enrolled": False, "message": Message.t('tableref.devices.camera_reads_piece_tags_marker').to_json()}
         if model is None or not getattr(model, "enrolled", False):
             out: dict[str, Any] = {"mode": "colour", "enrolled": False, "path": self.model_path,
-                                   "message": Message("camera: not enrolled -- piece colours and sizes are guesses",
-                                                      "摄像头：尚未学习本桌棋子——棋子的颜色和大小只是估计").to_json()}
+                                   "message": Message.t('tableref.devices.camera_not_enrolled_piece_colours').to_json()}
             if model is not None:
                 out["created"] = getattr(model, "created", None)
             return out
@@ -417,7 +414,7 @@ class CameraDevice:
 
         day = datetime.fromtimestamp(float(model.created), timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         return {"mode": "colour", "enrolled": True, "created": float(model.created), "path": self.model_path,
-                "message": Message(f"camera: enrolled {day}", f"摄像头：已学习本桌棋子（{day}）").to_json()}
+                "message": Message.t('tableref.devices.camera_enrolled', day=day).to_json()}
 
     # -- the camera thread -------------------------------------------------------------------------
     def _run(self) -> None:

@@ -69,8 +69,5 @@ def question_json(game: Game, p: Provisional) -> dict[str, Any]:
         "recorded": len(p.seqs),
         "steps": describe_steps(game, p.chosen),
         "alternatives": [{"index": k, "steps": describe_steps(game, alt)} for k, alt in enumerate(p.alternatives)],
-        "message": Message(
-            "Several moves appeared at once (a sensor was offline or the referee restarted) and their order could "
-            "not be read from the sensors. The order below was inferred: confirm it, or choose the order that was played.",
-            "多个行动同时出现（传感器离线或裁判程序重启），无法从传感器得知先后顺序。下面是推断的顺序：请确认，或选择实际的顺序。").to_json(),
+        "message": Message.t('tableref.move_order.several_moves_appeared_at_once').to_json(),
     }

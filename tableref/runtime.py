@@ -33,7 +33,7 @@ from tableref.table import Table, TableSettings
 log = logging.getLogger(__name__)
 
 BUS_IDS_PER_BOOT = 10**9
-NO_CAMERA = Message("This table has no camera to enrol.", "本桌没有可学习的摄像头。")  # event ids stay increasing across restarts: boot * 1e9 + n
+NO_CAMERA = Message.t('tableref.runtime.this_table_has_no_camera')  # event ids stay increasing across restarts: boot * 1e9 + n
 
 
 def wall_now() -> str:
@@ -322,17 +322,17 @@ class Runtime:
         from hardware.tag_registry import RegistryError, item_from_json
 
         if self.registry is None:
-            return CommandResult(False, Message("This table has no tag registry (no RFID devices).", "本桌没有标签登记表（没有 RFID 设备）。"))
+            return CommandResult(False, Message.t('tableref.runtime.this_table_has_no_tag'))
         try:
             parsed = item_from_json(item)
             self.registry.assign(uid, parsed)
         except (RegistryError, KeyError, TypeError, ValueError) as exc:
-            return CommandResult(False, Message(f"Cannot enrol {uid}: {exc}", f"无法登记 {uid}：{exc}"))
+            return CommandResult(False, Message.t('tableref.runtime.cannot_enrol', uid=uid, exc=exc))
         if self._unknown_tag is not None and self._unknown_tag.get("uid") == uid:
             self._unknown_tag = None
         if self.bus is not None:
             self.bus.publish("devices", {"enrolled": {"uid": uid, "item": dict(item)}, "actor": actor}, self.clock())
-        return CommandResult(True, Message(f"Tag {uid} enrolled.", f"标签 {uid} 已登记。"))
+        return CommandResult(True, Message.t('tableref.runtime.tag_enrolled', uid=uid))
 
     # -- camera enrolment (docs/web.md) -----------------------------------------------------------------
     def _camera_enrolment(self) -> Any:
@@ -493,8 +493,7 @@ class ConfigPins:
         return isinstance(pin, str) and verify_pin(pin, self.pin_hash)
 
     def set_pin(self, pin: str) -> None:
-        msg = Message("The admin PIN is set in the table configuration ([admin] pin_hash); change it there.",
-                      "管理员 PIN 在本桌配置文件中设置（[admin] pin_hash）；请在那里修改。")
+        msg = Message.t('tableref.runtime.the_admin_pin_is_set')
         try:
             from web.errors import BadInput
         except ImportError:

@@ -323,23 +323,20 @@ class Session:
     def undo_refusal(self, authorised: bool, others_acted: bool) -> Message | None:
         """Why an undo is refused under the policy (module docstring), or None if it may go ahead."""
         if not self.entries:
-            return Message("There is nothing to undo.", "没有可以撤销的行动。")
+            return Message.t('tableref.session.there_is_nothing_to_undo')
         if authorised:
             return None
         last = self.entries[-1]
         if last.kind == OVERRIDE:
-            return Message("Undoing an override needs the admin PIN.", "撤销管理员强制接受需要管理员密码。")
+            return Message.t('tableref.session.undoing_an_override_needs_the')
         if self.undo_streak > 0:
-            return Message("Only the last move can be taken back without the admin PIN.", "没有管理员密码只能撤销最后一步。")
+            return Message.t('tableref.session.only_the_last_move_can')
         if others_acted:
-            return Message("Another player has already started their turn; undo needs the admin PIN.",
-                           "下一位玩家已经开始行动；撤销需要管理员密码。")
+            return Message.t('tableref.session.another_player_has_already_started')
         if any(getattr(m, "declared", False) for m in last.moves):
-            return Message("That move revealed hidden information (cards); undo needs the admin PIN.",
-                           "该行动涉及隐藏信息（卡牌）；撤销需要管理员密码。")
+            return Message.t('tableref.session.that_move_revealed_hidden_information')
         if any("pile" in (getattr(m, "draws", None) or ()) for m in last.moves):
-            return Message("Cards were drawn from the pile in that move; undo needs the admin PIN.",
-                           "该行动从牌堆摸了牌；撤销需要管理员密码。")
+            return Message.t('tableref.session.cards_were_drawn_from_the')
         return None
 
     def record_undo(self, actor: str | None, authorised: bool) -> list[StoredEvent]:

@@ -23,8 +23,7 @@ MIN_AGREEING = 8  # patches that agree with the fitted homography (of 20)
 RANSAC_MM = 2.0
 MAX_SHIFT_MM = 25.0  # farther than this, the camera was moved, not bumped: register by markers
 
-PRINT_MESSAGE = Message("Board registered from its print (corner markers not found).",
-                        "棋盘已按图案定位（未找到角标）。")
+PRINT_MESSAGE = Message.t('vision.pose_refine.board_registered_from_its_print')
 
 
 class PoseRefiner:

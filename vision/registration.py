@@ -33,21 +33,15 @@ class RegistrationStatus(enum.StrEnum):
 
 
 _MESSAGES = {
-    RegistrationStatus.OK: Message("Board registered.", "棋盘已定位。"),
-    RegistrationStatus.PARTIAL: Message("Board registered; some corner markers are hidden.", "棋盘已定位；部分角标被遮挡。"),
-    RegistrationStatus.MARKERS_MISSING: Message(
-        "Board not found: the corner markers are not visible. Make sure all four corners of the board are in view.",
-        "未找到棋盘：看不到角标。请确保棋盘四角都在画面内。"),
-    RegistrationStatus.TOO_OBLIQUE: Message(
-        "The camera sees the board at too steep an angle or from too far. Mount it more directly above the board.",
-        "摄像头视角过斜或距离过远。请将摄像头装在棋盘正上方。"),
-    RegistrationStatus.NOT_REGISTERED: Message("Board not registered yet.", "棋盘尚未定位。"),
+    RegistrationStatus.OK: Message.t('vision.registration.board_registered'),
+    RegistrationStatus.PARTIAL: Message.t('vision.registration.board_registered_some_corner_markers'),
+    RegistrationStatus.MARKERS_MISSING: Message.t('vision.registration.board_not_found_the_corner'),
+    RegistrationStatus.TOO_OBLIQUE: Message.t('vision.registration.the_camera_sees_the_board'),
+    RegistrationStatus.NOT_REGISTERED: Message.t('vision.registration.board_not_registered_yet'),
 }
 
 
-OUTLINE_MESSAGE = Message("Board registered by its edge; some corner markers are too small to read -- print them "
-                          "larger or bring the camera closer.",
-                          "棋盘已按边缘定位；部分角标太小无法识别——请把角标印大些或让摄像头靠近些。")
+OUTLINE_MESSAGE = Message.t('vision.registration.board_registered_by_its_edge')
 
 
 @dataclass(frozen=True)

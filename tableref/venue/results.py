@@ -194,10 +194,9 @@ class ResultsStore:
             if row is None:
                 self._db.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif int(row[0]) != SCHEMA_VERSION:
-                raise ResultsError(Message(f"{path} has results schema {row[0]}; this version reads {SCHEMA_VERSION}",
-                                           f"{path} 的成绩库版本为 {row[0]}，本程序只能读取 {SCHEMA_VERSION}"))
+                raise ResultsError(Message.t('tableref.venue.results.has_results_schema_this_version', path=path, row=row[0], SCHEMA_VERSION=SCHEMA_VERSION))
         except sqlite3.Error as exc:
-            raise ResultsError(Message(f"cannot open the results store {path}: {exc}", f"无法打开成绩库 {path}：{exc}")) from exc
+            raise ResultsError(Message.t('tableref.venue.results.cannot_open_the_results_store', path=path, exc=exc)) from exc
         # what arrives with every retained final state (again after each reconnect) is checked here, not in SQL
         self._fingerprints = {r[0] for r in self._db.execute("SELECT fingerprint FROM games")}
         self._open_games = {(r[0], r[1]): (r[2], r[3], r[4]) for r in self._db.execute(
@@ -305,12 +304,12 @@ class ResultsStore:
             known = {r[0] for r in self._db.execute("SELECT DISTINCT name_key FROM results WHERE name_key IS NOT NULL")}
             for who, key in ((source, src), (into, dst)):
                 if key not in known:
-                    raise ResultsError(Message(f"No player called {who!r} in the results.", f"成绩中没有名为“{who}”的玩家。"),
+                    raise ResultsError(Message.t('tableref.venue.results.no_player_called_in_the', who=who),
                                        code="not_found")
             merges = self._merges()
             target = merges.get(dst, dst)
             if target == src or merges.get(src) == target or src == target:
-                raise ResultsError(Message(f"{source!r} already counts as {into!r}.", f"“{source}”已经计为“{into}”。"),
+                raise ResultsError(Message.t('tableref.venue.results.already_counts_as', source=source, into=into),
                                    code="conflict")
             with self._tx():
                 self._db.execute("INSERT OR REPLACE INTO merges(name_key, into_key, at, actor) VALUES (?, ?, ?, ?)",

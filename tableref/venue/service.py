@@ -162,12 +162,11 @@ class VenueService:
         and every Home Assistant entity it announced; then its tile. Refused while it is online."""
         tile = self.hall.tile(table_id)
         if tile is None:
-            raise ResultsError(Message(f"No table {table_id!r} at this venue.", f"本场地没有桌号“{table_id}”。"), code="not_found")
+            raise ResultsError(Message.t('tableref.venue.service.no_table_at_this_venue', table_id=table_id), code="not_found")
         if tile.get("online") is not False:
-            raise ResultsError(Message(f"{tile['name']} is online; switch it off (or remove its [mqtt] section) first.",
-                                       f"{tile['name']} 仍在线；请先关闭它（或删除其 [mqtt] 配置）。"), code="conflict")
+            raise ResultsError(Message.t('tableref.venue.service.is_online_switch_it_off', tile=tile['name']), code="conflict")
         if not self.link.connected:
-            raise ResultsError(Message("The broker is not reachable; try again when it is back.", "消息服务器无法连接；请待其恢复后重试。"),
+            raise ResultsError(Message.t('tableref.venue.service.the_broker_is_not_reachable'),
                                code="unavailable")
         topics = TableTopics(self.settings.topic_prefix, table_id)
         flt = config_filter(self.settings.discovery_prefix, topics)

@@ -166,7 +166,7 @@ def status() -> Response:
 def _game_filter() -> str | None:
     game = request.args.get("game") or None
     if game is not None and (len(game) > 32 or not game.replace("_", "").isalnum()):
-        raise BadInput(Message("game must be a game id such as china.", "game 必须是游戏代号，例如 china。"), field="game")
+        raise BadInput(Message.t('tableref.venue.web.game_must_be_a_game'), field="game")
     return game
 
 
@@ -195,9 +195,9 @@ def games() -> Response:
     try:
         limit = int(request.args.get("limit", "50"))
     except ValueError:
-        raise BadInput(Message("limit must be a whole number.", "limit 必须是整数。"), field="limit") from None
+        raise BadInput(Message.t('tableref.venue.web.limit_must_be_a_whole'), field="limit") from None
     if not 1 <= limit <= 1000:
-        raise BadInput(Message("limit must be 1 to 1000.", "limit 必须为 1 到 1000。"), field="limit")
+        raise BadInput(Message.t('tableref.venue.web.limit_must_be_1_to'), field="limit")
     service = _service()
     urls = {t["id"]: t.get("dashboard_url") for t in service.hall.tiles()}
     rows = service.results.games(limit, _game_filter())
@@ -224,7 +224,7 @@ def results_csv() -> Response:
 def _body(schema: dict[str, Any]) -> dict[str, Any]:
     data = request.get_json(silent=True)
     if data is None:
-        raise BadInput(Message("Send a JSON object (Content-Type: application/json).", "请发送 JSON 对象（Content-Type: application/json）。"))
+        raise BadInput(Message.t('tableref.venue.web.send_a_json_object_content'))
     return validation.check(data, schema)
 
 
@@ -236,8 +236,7 @@ def merge() -> Response:
         out = _service().merge(body["from"], body["into"], actor)
     except ResultsError as exc:
         raise _refusal(exc) from None
-    return jsonify({"ok": True, "merge": out, "message": Message(f"{body['from']} now counts as {out['name']}.",
-                                                                  f"“{body['from']}”现计为“{out['name']}”。").to_json()})
+    return jsonify({"ok": True, "merge": out, "message": Message.t('tableref.venue.web.now_counts_as', from_=body['from'], out=out['name']).to_json()})
 
 
 @venue.post("/api/venue/players/unmerge")
@@ -245,7 +244,7 @@ def unmerge() -> Response:
     dashboard.require_admin()
     body = _body(UNMERGE)
     if not _service().unmerge(body["name"]):
-        raise NotFound(Message(f"{body['name']} was not merged.", f"“{body['name']}”没有被合并。"))
+        raise NotFound(Message.t('tableref.venue.web.was_not_merged', body=body['name']))
     return jsonify({"ok": True})
 
 
@@ -258,8 +257,8 @@ def import_record() -> Response:
                                        finished=body.get("finished"))
     except ResultsError as exc:
         raise _refusal(exc) from None
-    msg = Message("This game was already in the results.", "这局游戏已在成绩中。") if out["duplicate"] else \
-        Message(f"Game added to the results ({out['table']}).", f"对局已加入成绩（{out['table']}）。")
+    msg = Message.t('tableref.venue.web.this_game_was_already_in') if out["duplicate"] else \
+        Message.t('tableref.venue.web.game_added_to_the_results', table=out['table'])
     return jsonify({"ok": True, "result": out, "message": msg.to_json()})
 
 
@@ -268,7 +267,7 @@ def delete_result(game_id: int) -> Response:
     dashboard.require_admin()
     _body(validation.EMPTY)
     if not _service().delete_result(game_id):
-        raise NotFound(Message(f"No result {game_id}.", f"没有编号为 {game_id} 的成绩。"))
+        raise NotFound(Message.t('tableref.venue.web.no_result', game_id=game_id))
     return jsonify({"ok": True})
 
 
