@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from scorer.core.boardkit import move_spaces_of
+from scorer.core.boardkit import moved_spaces
 from scorer.core.game import SetupOptions
 from scorer.core.registry import board_kit, get_game
 from scorer.core.types import Message
@@ -45,7 +45,7 @@ def _flag(session: Session) -> dict[str, Any] | None:
 def _moved_spaces(ev: StoredEvent, game_id: str) -> list[str]:
     """The spaces the step's moves touched, as the game's board kit reads its moves."""
     moves = ev.data.get("moves") or ev.data.get("forced") or []
-    return move_spaces_of(board_kit(game_id), moves)
+    return moved_spaces(board_kit(game_id), moves)
 
 
 def fold_steps(row: GameRow, events: list[StoredEvent], *, player_names: Mapping[str, str] | None = None,
@@ -67,7 +67,7 @@ def fold_steps(row: GameRow, events: list[StoredEvent], *, player_names: Mapping
         outcome = game.outcome(state)
         payload = bus_payload(current.type, current.data)
         description = payload.get("description") or (
-            Message("Set-up", "开局").to_json() if current.type == GAME_STARTED else join_messages([]).to_json())
+            Message.t('tableref.replay.set_up').to_json() if current.type == GAME_STARTED else join_messages([]).to_json())
         kind_spaces = _moved_spaces(current, game.id) if current.type in (MOVE, OVERRIDE) else []
         steps.append({
             "step": len(steps),

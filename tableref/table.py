@@ -16,7 +16,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from scorer.core.boardkit import moved_spaces
 from scorer.core.observation import Observation
+from scorer.core.registry import board_kit
 from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message
 from scorer.referee.reconciler import (
     AcceptMove,
@@ -147,9 +149,9 @@ class Table:
                     "player": next((m.get("player") for m in mj if m.get("player")), None),
                     "move": mj[0] if mj else None,
                     "moves": mj,
-                    "spaces": [p["space"] for m in mj for p in m.get("pieces", [])],
+                    "spaces": moved_spaces(board_kit(game.id), mj),  # via the game's board kit
                     "description": join_messages([game.describe_move(m) for m in last.moves],
-                                                 Message("Table accepted by override", "强制接受桌面")).to_json(),
+                                                 Message.t('tableref.table.table_accepted_by_override')).to_json(),
                     "at": last.wall,
                     "seq": last.seq,
                     "kind": last.kind,
@@ -357,7 +359,7 @@ class Table:
     # -- commands (each answers with a CommandResult) ------------------------------------------
     def _signal(self, reason: CloseReason, card: str | None = None) -> CommandResult:
         if self.session.is_over():
-            return refused(Message("The game is over.", "游戏已经结束。"))
+            return refused(Message.t('tableref.table.the_game_is_over'))
         before = self.session.seq
         if card is None:
             self.reconciler.signal(reason, self.clock())
@@ -417,12 +419,12 @@ class Table:
             self.alert_silenced = True
             self.publish_state()
             return ok("Buzzer silenced; the flag stays until the table is put right.", "蜂鸣器已静音；桌面改正前警告仍然保留。")
-        return refused(Message("Nothing to confirm.", "没有需要确认的事项。"))
+        return refused(Message.t('tableref.table.nothing_to_confirm'))
 
     def override(self, actor: str, authorised: bool) -> CommandResult:
         """Accept the table as it stands (admin PIN), with an audit entry."""
         if not authorised:
-            return refused(Message("An override needs the admin PIN.", "强制接受需要管理员密码。"))
+            return refused(Message.t('tableref.table.an_override_needs_the_admin'))
         s = self.session
         game = s.game
         now = self.clock()
@@ -430,7 +432,7 @@ class Table:
         table = self.view.merged_with(s.expected_table())
         engine_board = remove_offset(table, s.offset)
         if engine_board == game.visible_board(s.state) and self.reconciler.flag is None:
-            return refused(Message("The table already matches the game; nothing to override.", "版图与游戏一致；无需强制接受。"))
+            return refused(Message.t('tableref.table.the_table_already_matches_the'))
         flag = self.reconciler.flag
         forced: tuple[Any, ...] = ()
         if flag is not None and flag.moves:
@@ -457,14 +459,14 @@ class Table:
         try:
             parsed = s.game.move_from_json(move)
         except InvalidRecord as exc:
-            return refused(Message(f"Cannot read the declaration: {exc}", f"无法读取声明：{exc}"))
+            return refused(Message.t('tableref.table.cannot_read_the_declaration', exc=exc))
         if getattr(parsed, "placements", None):
-            return refused(Message("Pieces are read from the table, not declared.", "棋子由版图读取，不需要声明。"))
+            return refused(Message.t('tableref.table.pieces_are_read_from_the'))
         on_table = self.reconciler.reading is not None or self.reconciler.flag is not None
         if on_table and not self._shows(parsed):
             # a declaration may complete the move the table shows (what the sensors cannot see: draws,
             # a kept treasure, a law's number ...), but never contradict it
-            return refused(Message("Finish or clear what is on the table first.", "请先完成或清理版图上的行动。"))
+            return refused(Message.t('tableref.table.finish_or_clear_what_is'))
         try:
             s.record_move((parsed,), "declared", actor, player=getattr(parsed, "player", None))
         except IllegalMove as exc:
@@ -492,8 +494,7 @@ class Table:
     def new_game(self, setup: Mapping[str, Any], actor: str, authorised: bool) -> CommandResult:
         s = self.session
         if s.entries and not s.is_over() and not authorised:
-            return refused(Message("A game is in progress; starting a new one needs the admin PIN.",
-                                   "游戏正在进行；开始新游戏需要管理员密码。"))
+            return refused(Message.t('tableref.table.a_game_is_in_progress'))
         setup = dict(setup)
         game_id = str(setup.pop("game", s.game.id))
         try:
@@ -506,7 +507,7 @@ class Table:
             new = Session.start(self.store, game_id, setup, clock=self.clock, wall=self.wall,
                                 publish=self._publish_stored, actor=actor)
         except (InvalidRecord, KeyError) as exc:
-            return refused(Message(f"Cannot start that game: {exc}", f"无法开始该游戏：{exc}"))
+            return refused(Message.t('tableref.table.cannot_start_that_game', exc=exc))
         self.session = new
         self.reconciler = Reconciler(new.game, self.settings.reconciler)
         self._game_cache = None
@@ -517,7 +518,7 @@ class Table:
     def confirm_order(self, group: int, actor: str) -> CommandResult:
         """A person confirms the order the referee inferred for a group of moves."""
         if group not in self.session.provisional:
-            return refused(Message("No move order waits for that confirmation.", "没有等待该确认的行动顺序。"))
+            return refused(Message.t('tableref.table.no_move_order_waits_for'))
         self.session.confirm_order(group, actor)
         self.publish_state()
         return ok("Order of moves confirmed.", "行动顺序已确认。")
@@ -527,13 +528,12 @@ class Table:
         that order's (the table itself is unchanged), and the game replays from there."""
         p = self.session.provisional.get(group)
         if p is None or not 0 <= index < len(p.alternatives):
-            return refused(Message("No such order to choose.", "没有可选择的这种顺序。"))
+            return refused(Message.t('tableref.table.no_such_order_to_choose'))
         try:
             self.session.change_order(group, index, actor)
         except IllegalMove as exc:
             v = exc.violations[0]
-            return refused(Message(f"The later moves are not legal in that order: {v.message.en}",
-                                   f"按该顺序，之后的行动不合法：{v.message.zh}"))
+            return refused(Message.t('tableref.table.the_later_moves_are_not', message=v.message))
         self._game_cache = None
         for d in self.reconciler.reset("corrected"):
             self._handle(d)
@@ -565,7 +565,7 @@ _HANDLERS: dict[type, Callable[[Table, Any], bool]] = {
 
 def join_messages(parts: list[Message], empty: Message | None = None) -> Message:
     if not parts:
-        return empty or Message("(nothing)", "（无）")
+        return empty or Message.t('tableref.table.nothing')
     return Message("; ".join(m.en for m in parts), "；".join(m.zh for m in parts))
 
 
@@ -588,48 +588,48 @@ def bus_payload(type_: str, data: dict[str, Any]) -> dict[str, Any]:
         out["description"] = d.to_json()
     elif type_ == UNDO:
         out["move"] = (data.get("undone") or [None])[0]
-        d = join_messages(descs, Message("override", "强制接受"))
+        d = join_messages(descs, Message.t('tableref.table.override'))
         out["description"] = Message("Undone: " + d.en, "已撤销：" + d.zh).to_json()
     elif type_ == OVERRIDE:
         out["move"] = (data.get("forced") or [None])[0]
         flag = data.get("flag") or {}
         out["rules"] = [v["rule"] for v in flag.get("violations", [])]
-        d = join_messages(descs, Message("the table as it stands", "桌面现状"))
+        d = join_messages(descs, Message.t('tableref.table.the_table_as_it_stands'))
         out["description"] = Message("Accepted by override: " + d.en, "管理员强制接受：" + d.zh).to_json()
     elif type_ == FLAG_RAISED:
         flag = data.get("flag") or {}
         out["violations"] = flag.get("violations", [])
         out["spaces"] = flag.get("spaces", [])
-        msg = _msg(flag.get("message")) or Message("Illegal table", "桌面违规")
+        msg = _msg(flag.get("message")) or Message.t('tableref.table.illegal_table')
         fix = _msg(flag.get("fix"))
-        out["description"] = (Message(f"{msg.en} Fix: {fix.en}", f"{msg.zh} 改正：{fix.zh}") if fix else msg).to_json()
+        out["description"] = (Message.t('tableref.table.fix', msg=msg, fix=fix) if fix else msg).to_json()
     elif type_ == FLAG_CLEARED:
         flag = data.get("flag") or {}
-        msg = _msg(flag.get("message")) or Message("flag", "警告")
-        why = {"corrected": Message("the table was put right", "桌面已改正"), "override": Message("override", "管理员强制接受"),
-               "undo": Message("undo", "撤销"), "reset": Message("new game", "新游戏"),
-               "restart": Message("referee restarted", "裁判程序重新启动")}.get(
+        msg = _msg(flag.get("message")) or Message.t('tableref.table.flag')
+        why = {"corrected": Message.t('tableref.table.the_table_was_put_right'), "override": Message.t('tableref.table.override.2'),
+               "undo": Message.t('tableref.table.undo'), "reset": Message.t('tableref.table.new_game'),
+               "restart": Message.t('tableref.table.referee_restarted')}.get(
             str(data.get("reason")), Message(str(data.get("reason")), str(data.get("reason"))))
-        out["description"] = Message(f"Flag cleared ({why.en}): {msg.en}", f"警告解除（{why.zh}）：{msg.zh}").to_json()
+        out["description"] = Message.t('tableref.table.flag_cleared', why=why, msg=msg).to_json()
     elif type_ == SCORE:
         board = data.get("scoreboard") or {}
         totals = ", ".join(f"{p['player']} {p['total']}" for p in board.get("players", []))
         effects = [m for m in (_msg(e.get("message")) for e in data.get("effects", [])) if m is not None]
-        lead = join_messages(effects, Message("Scores changed.", "分数变化。"))
-        out["description"] = Message(f"{lead.en} Scores: {totals}", f"{lead.zh} 分数：{totals}").to_json()
+        lead = join_messages(effects, Message.t('tableref.table.scores_changed'))
+        out["description"] = Message.t('tableref.table.scores', lead=lead, totals=totals).to_json()
     elif type_ == GAME_OVER:
         outcome = data.get("outcome") or {}
-        reason = _msg(outcome.get("reason")) or Message("Game over.", "游戏结束。")
+        reason = _msg(outcome.get("reason")) or Message.t('tableref.table.game_over')
         winners = ", ".join(outcome.get("winners", []))
-        out["description"] = Message(f"Game over. Winner: {winners}. {reason.en}", f"游戏结束。获胜者：{winners}。{reason.zh}").to_json()
+        out["description"] = Message.t('tableref.table.game_over_winner', winners=winners, reason=reason).to_json()
     elif type_ == TABLE_MATCHED:
-        out["description"] = Message("The table matches the game again.", "桌面已与游戏一致。").to_json()
+        out["description"] = Message.t('tableref.table.the_table_matches_the_game').to_json()
     elif type_ == move_order.ORDER_CONFIRMED:
-        out["description"] = Message("The inferred order of moves was confirmed.", "推断的行动顺序已确认。").to_json()
+        out["description"] = Message.t('tableref.table.the_inferred_order_of_moves').to_json()
     elif type_ == move_order.ORDER_CHANGED:
-        out["description"] = Message("The order of moves was corrected as chosen.", "已按所选顺序更正行动。").to_json()
+        out["description"] = Message.t('tableref.table.the_order_of_moves_was').to_json()
     elif type_ == "game_started":
-        out["description"] = Message(f"New game: {data.get('game')}", f"新游戏：{data.get('game')}").to_json()
+        out["description"] = Message.t('tableref.table.new_game.2', game=data.get('game')).to_json()
     return out
 
 

@@ -3,6 +3,7 @@ session and the CSRF token; every body is checked before anything is called."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -14,11 +15,13 @@ from tableref.service import CommandResult
 from scorer.core import i18n as core_i18n
 from web import i18n, validation
 from web.app import csrf_token, ctx, current_lang, is_admin, log_in, log_out, require_admin
-from web.boards import CHINA_PIECES, CHINA_PLAYERS_RGB, default_markers
+from scorer.core.registry import board_kit
+from web.boards import DEFAULT_GAME, default_markers
 from web.errors import BadInput, Conflict, NotFound, NotSupported, Unavailable
 from web.security import check_pin_format
 
 api = Blueprint("api", __name__, url_prefix="/api")
+GAME_ID = re.compile(r"^[a-z_]{1,32}$")
 
 
 def _body(schema: dict[str, Any]) -> dict[str, Any]:
@@ -128,20 +131,42 @@ def camera() -> Response:
     return Response(data, mimetype=_image_type(data), headers={"Cache-Control": "no-store"})
 
 
+def _game_arg() -> str:
+    """The ``game`` query parameter (a game id), else China's (what these endpoints served first)."""
+    return _checked_game(request.args.get("game") or DEFAULT_GAME)
+
+
+def _checked_game(game: str) -> str:
+    if not GAME_ID.match(game):
+        raise BadInput(Message.t("web.api.bad_game"), field="game")
+    return game
+
+
 @api.get("/boards")
 def boards() -> Response:
-    return jsonify({"boards": [b.to_json() for b in ctx().boards.list()]})
+    """The boards of ``game`` (default China): shipped and captured on this table (none for a game
+    without a board kit)."""
+    game = _game_arg()
+    if board_kit(game) is None:
+        return jsonify({"boards": []})
+    return jsonify({"boards": [b.to_json() for b in ctx().boards.list(game)]})
 
 
 @api.get("/board")
 def board() -> Response:
-    """Topology and drawing geometry of a board (default: the current game's)."""
-    board_id = request.args.get("id") or ctx().service.snapshot().get("board_id")
-    if not board_id:
-        raise NotFound(Message("No game is running, so there is no board to show.", "没有正在进行的游戏，因此没有版图。"))
+    """A board's data file and drawing. ``game`` and ``id`` default to the running game's board
+    (a game without a board choice has its one board)."""
     lib = ctx().boards
+    snap = ctx().service.snapshot()
+    game = _checked_game(request.args.get("game") or (snap.get("game") if not request.args.get("id") else None) or DEFAULT_GAME)
+    board_id = request.args.get("id")
+    if not board_id and game == snap.get("game"):
+        board_id = snap.get("board_id")
+    if not board_id and game == DEFAULT_GAME:
+        raise NotFound(Message("No game is running, so there is no board to show.", "没有正在进行的游戏，因此没有版图。"))
+    board_id = lib.resolve(game, board_id)
     try:
-        return jsonify({"topology": lib.topology(board_id), "geometry": lib.geometry(board_id)})
+        return jsonify({"game": game, "id": board_id, "topology": lib.topology(board_id, game), "geometry": lib.geometry(board_id, game)})
     except InvalidRecord as exc:
         raise BadInput(Message(f"Board {board_id} is not valid: {exc}", f"版图 {board_id} 不合格：{exc}")) from None
 
@@ -158,7 +183,8 @@ def _game_info(game: Any) -> dict[str, Any]:
     cards = schema.get("cards", {}).get("enum", [])
     return {"id": game.id, "name": game.name.to_json(), "min_players": game.min_players, "max_players": game.max_players,
             "colours": FALLBACK_COLOURS if free else colours, "free_names": free, "variants": variants, "cards": cards,
-            "boards": game.id == "china",
+            "boards": bool(getattr(board_kit(game.id), "setup_key", None)),
+            "capture": board_kit(game.id) is not None,
             "confirmations": [{"key": k, "text": m.to_json()} for k, m in game.setup_confirmations()]}
 
 
@@ -268,10 +294,11 @@ def checked_setup(body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         raise BadInput(Message(f"Unknown variant: {', '.join(unknown)}.", f"未知的变体：{'、'.join(unknown)}。"), field="variants")
     setup: dict[str, Any] = {"players": list(players)}
     if body.get("board"):
-        if game.id != "china":
+        kit = board_kit(game.id)
+        if kit is None or not kit.setup_key:
             raise BadInput(Message("This game has no board choice.", "这个游戏没有版图可选。"), field="board")
         try:
-            setup["board"] = ctx().boards.setup_ref(body["board"])
+            setup[kit.setup_key] = ctx().boards.setup_ref(body["board"], game.id)
         except InvalidRecord as exc:
             raise BadInput(Message(f"That board is not valid: {exc}", f"该版图不合格：{exc}"), field="board") from None
     if body.get("variants"):
@@ -345,9 +372,11 @@ def declare() -> tuple[Response, int]:
 @api.get("/capture/snapshot")
 def capture_snapshot() -> Response:
     """What the capture page draws on: the rectified photo's size and scale (the image itself is
-    at /api/capture/image), or ``available: false`` with a blank sheet of the default size."""
+    at /api/capture/image), or ``available: false`` with a blank sheet of the default size; with
+    the pieces and player colours China's page writes into its layout."""
     img = _optional("board_image")()
-    common = {"pieces": CHINA_PIECES, "players": CHINA_PLAYERS_RGB}
+    spec = ctx().boards.capture_spec(_game_arg())
+    common = {"pieces": spec.get("pieces", {}), "players": spec.get("players", {})}
     if img is None:
         return jsonify(dict(common, available=False, size_mm=[640.0, 520.0], px_per_mm=2.0,
                             markers=default_markers((640.0, 520.0))))
@@ -365,20 +394,48 @@ def capture_image() -> Response:
     return Response(img.image, mimetype=img.content_type, headers={"Cache-Control": "no-store"})
 
 
+@api.get("/capture/spec")
+def capture_spec() -> Response:
+    """What the capture page places for ``game``, starting from the board ``from`` (default: the
+    game's first shipped board): spaces with their template positions, fields, borders."""
+    template = request.args.get("from") or None
+    try:
+        return jsonify(ctx().boards.capture_spec(_game_arg(), template))
+    except InvalidRecord as exc:
+        raise BadInput(Message(f"Board {template} is not valid: {exc}", f"版图 {template} 不合格：{exc}")) from None
+
+
+def _capture_files(body: dict[str, Any]) -> tuple[str, Any, Any]:
+    """(game, data file, layout) of a capture body: given as files, or built from a ``capture``."""
+    game = body.get("game") or DEFAULT_GAME
+    if "capture" in body:
+        board_doc, layout = ctx().boards.build_capture(game, body["capture"])
+        return game, board_doc, layout
+    return game, body.get("board"), body.get("layout")
+
+
 @api.post("/capture/check")
 def capture_check() -> Response:
-    """Validate without saving (open to everyone: it changes nothing, but still needs CSRF)."""
+    """Validate without saving (open to everyone: it changes nothing, but still needs CSRF). A
+    built capture is answered with the files it makes."""
     body = _body(validation.CAPTURE)
-    problems = ctx().boards.check_capture(body["board"], body.get("layout"))
-    return jsonify({"ok": not problems, "problems": [p.to_json() for p in problems]})
+    game, board_doc, layout = _capture_files(body)
+    problems = ctx().boards.check_capture(board_doc, layout, game)
+    out: dict[str, Any] = {"ok": not problems, "problems": [p.to_json() for p in problems]}
+    if "capture" in body:
+        out.update(board=board_doc, layout=layout)
+    return jsonify(out)
 
 
 @api.post("/capture/save")
 def capture_save() -> Response:
     require_admin()
     body = _body(validation.CAPTURE)
-    written = ctx().boards.save_capture(body["board"], body.get("layout"), overwrite=bool(body.get("overwrite")))
-    return jsonify({"ok": True, "id": body["board"]["id"], "message": Message("Board saved.", "版图已保存。").to_json(),
+    game, board_doc, layout = _capture_files(body)
+    lib = ctx().boards
+    written = lib.save_capture(board_doc, layout, overwrite=bool(body.get("overwrite")), game=game)
+    saved = board_doc["id"] if isinstance(board_doc, dict) and lib.kit(game).data_format else lib.kit(game).default_board()
+    return jsonify({"ok": True, "id": saved, "game": game, "message": Message("Board saved.", "版图已保存。").to_json(),
                     "files": sorted(written)})
 
 

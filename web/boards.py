@@ -1,13 +1,12 @@
-"""Boards for the dashboard: which boards exist, where their spaces are drawn, and saving the
-boards users capture.
+"""Boards for the dashboard: which boards each game has, what the Board page draws, and saving
+the boards users capture. Every game-specific step goes through the game's board kit
+(``scorer.core.registry.board_kit``, scorer/core/boardkit.py): this module knows no game.
 
-* Topology (provinces, sites, roads, alliances) comes from the rules' board files: the shipped
-  ones (``scorer/games/china/boards``) and the ones captured on this table
-  (``<data>/boards/<id>.json``).
-* Geometry comes from a vision layout (``<data>/layouts/<id>.json`` for captured boards, then
-  ``vision/layouts/<id>.json``) when one covers every space; otherwise a *schematic* layout is
-  computed from the topology (provinces on a grid, allied provinces kept close) and labelled as
-  schematic on the page.
+* Data files (the rules' topology) are the game's shipped ones and the ones captured on this table
+  (``<data>/boards/<id>.json``; the file's ``format`` says which game it is for).
+* Geometry comes from a layout (``<data>/layouts/<id>.json`` for captured boards, then
+  ``vision/layouts/<layout id>.json``); the kit turns data file + layout into a drawing (China
+  draws a schematic from the topology when no layout places every space).
 
 Only this module writes board files, and only below ``<data>``: ids are checked against a strict
 pattern and every path is resolved and compared with its folder before use.
@@ -16,39 +15,26 @@ pattern and every path is resolved and compared with its folder before use.
 from __future__ import annotations
 
 import json
-import math
 import re
 import threading
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from scorer.core import safejson
+from scorer.core.boardkit import corner_markers
+from scorer.core.registry import board_kit
 from scorer.core.types import InvalidRecord, Message
-from scorer.games.china.board import SHIPPED_BOARDS, board_from_json, semantic_problems
 from web.errors import BadInput, Conflict, NotFound
 from web.security import write_private
 
 BOARD_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+DEFAULT_GAME = "china"  # the game of a request that names none (the dashboard's first game)
 
-# Nominal colours for drawing (sRGB hex); the same names as the rules use.
-PLAYER_HEX = {"blue": "#2f64d6", "green": "#2f9e55", "violet": "#8e44b5", "red": "#d63a3a", "yellow": "#f2c230",
-              "neutral": "#26262b"}
-PROVINCE_HEX = {"violet": "#d9c6e6", "yellow": "#efe2ad", "orange": "#f1cda6", "green": "#c8e2c2", "red": "#efc1b8"}
 
-# Piece shapes for a captured layout (what the camera sees from above), as in the shipped layouts.
-CHINA_PIECES = {
-    "house": {"footprint": "rect", "size_mm": [16, 20], "height_mm": 16, "owners": "players"},
-    "emissary": {"footprint": "circle", "size_mm": [15], "height_mm": 6, "owners": "players"},
-    "fortress": {"footprint": "rect", "size_mm": [24, 24], "height_mm": 5, "owners": "neutral", "rgb": [32, 32, 36]},
-}
-CHINA_PLAYERS_RGB = {"blue": [35, 85, 200], "green": [40, 150, 70], "violet": [125, 55, 160], "red": [205, 40, 40],
-                     "yellow": [245, 205, 40]}
-
-# Schematic geometry, in board mm.
-CELL_W, CELL_H, MARGIN = 200.0, 160.0, 20.0
-SITE_R, DRAGON_R = 13.0, 24.0
+def default_markers(size_mm: tuple[float, float], marker_mm: float = 34.0) -> dict[str, Any]:
+    """Corner markers where China's shipped layouts put them (used when a photo names none)."""
+    return corner_markers(size_mm, marker_mm)
 
 
 def check_board_id(board_id: object, field: str = "id") -> str:
@@ -84,94 +70,173 @@ class BoardInfo:
     players: tuple[int, ...]
     source: str  # "shipped" or "captured"
     side: str
+    game: str = DEFAULT_GAME
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": dict(self.name) if self.name else None, "provisional": self.provisional,
-                "players": list(self.players), "source": self.source, "side": self.side}
+                "players": list(self.players), "source": self.source, "side": self.side, "game": self.game}
 
 
 class BoardLibrary:
-    """Shipped and captured China boards, their geometry, and saving captured boards."""
+    """Every game's shipped and captured boards, their drawings, and saving captured boards."""
 
     def __init__(self, data_dir: Path):
         self.boards_dir = data_dir / "boards"
         self.layouts_dir = data_dir / "layouts"
         self._lock = threading.Lock()
-        self._geometry: dict[str, dict[str, Any]] = {}
+        self._geometry: dict[tuple[str, str], dict[str, Any]] = {}
+
+    # -- the game's kit -------------------------------------------------------------------------
+    def kit(self, game: str) -> Any:
+        kit = board_kit(game) if isinstance(game, str) else None
+        if kit is None:
+            raise NotFound(Message.t("web.boards.no_kit", game=str(game)), field="game")
+        return kit
+
+    def games(self) -> list[str]:
+        """Games with a board kit, in the registry's order."""
+        from scorer.core.registry import available_ids
+
+        return [g for g in available_ids() if board_kit(g) is not None]
 
     # -- reading ---------------------------------------------------------------------------
-    def shipped_doc(self, board_id: str) -> dict[str, Any]:
-        text = resources.files("scorer.games.china").joinpath("boards", f"{board_id}.json").read_text("utf-8")
-        return json.loads(text)
+    def shipped_doc(self, board_id: str, game: str = DEFAULT_GAME) -> dict[str, Any]:
+        return self.kit(game).shipped_doc(board_id)
 
-    def captured_ids(self) -> list[str]:
-        if not self.boards_dir.is_dir():
-            return []
-        return sorted(p.stem for p in self.boards_dir.glob("*.json") if BOARD_ID.match(p.stem))
-
-    def topology(self, board_id: str) -> dict[str, Any]:
-        """The board file as JSON (validated); NotFound for an unknown id."""
-        check_board_id(board_id)
-        if board_id in SHIPPED_BOARDS:
-            return self.shipped_doc(board_id)
+    def _captured_doc(self, board_id: str) -> Any:
         path = _inside(self.boards_dir, f"{board_id}.json")
         if not path.is_file():
-            raise NotFound(Message(f"No board {board_id!r}.", f"没有版图“{board_id}”。"), field="board")
-        doc = safejson.load_file(str(path), f"board {board_id}")
-        board_from_json(doc, where=f"board {board_id}")
-        return doc
+            return None
+        return safejson.load_file(str(path), f"board {board_id}")
 
-    def setup_ref(self, board_id: str) -> str:
-        """What to put in a game's ``setup.board``: a shipped id, or the captured file's path."""
-        self.topology(board_id)
-        if board_id in SHIPPED_BOARDS:
+    def captured_ids(self, game: str = DEFAULT_GAME) -> list[str]:
+        """Captured data files of ``game`` (by their ``format``), without validating them."""
+        kit = self.kit(game)
+        if kit.data_format is None or not self.boards_dir.is_dir():
+            return []
+        out = []
+        for p in sorted(self.boards_dir.glob("*.json")):
+            if not BOARD_ID.match(p.stem):
+                continue
+            try:
+                doc = safejson.load_file(str(p), f"board {p.stem}")
+            except (InvalidRecord, ValueError, OSError):
+                continue
+            if isinstance(doc, Mapping) and str(doc.get("format", "")).split("/", 1)[0] == kit.data_format:
+                out.append(p.stem)
+        return out
+
+    def topology(self, board_id: str, game: str = DEFAULT_GAME) -> dict[str, Any]:
+        """The data file as JSON (validated); NotFound for an unknown id."""
+        check_board_id(board_id)
+        kit = self.kit(game)
+        if board_id in kit.shipped():
+            return kit.shipped_doc(board_id)
+        doc = self._captured_doc(board_id) if kit.data_format is not None else None
+        if not isinstance(doc, Mapping) or str(doc.get("format", "")).split("/", 1)[0] != kit.data_format:
+            raise NotFound(Message(f"No board {board_id!r}.", f"没有版图“{board_id}”。"), field="board")
+        problems = kit.check(doc)
+        if problems:
+            raise InvalidRecord(problems[0].en, where=f"board {board_id}")
+        return dict(doc)
+
+    def resolve(self, game: str, ref: Any) -> str:
+        """A board id from what a game's setup or state names: a shipped id, a captured id, or the
+        path of a captured file (its name); the game's default board when it names none."""
+        kit = self.kit(game)
+        if ref is None or ref == "":
+            return kit.default_board()
+        text = str(ref)
+        if BOARD_ID.match(text):
+            return text
+        path = Path(text)
+        if path.suffix != ".json":
+            return check_board_id(text)  # not an id, not a file: refused as a bad id
+        if BOARD_ID.match(path.stem) and path.resolve().parent == self.boards_dir.resolve():
+            return path.stem
+        raise NotFound(Message.t("web.boards.not_here", board=text), field="board")
+
+    def setup_ref(self, board_id: str, game: str = DEFAULT_GAME) -> str:
+        """What to put in a game's setup (``board``): a shipped id, or the captured file's path."""
+        kit = self.kit(game)
+        self.topology(board_id, game)
+        if board_id in kit.shipped():
             return board_id
         return str(_inside(self.boards_dir, f"{board_id}.json"))
 
-    def list(self) -> list[BoardInfo]:
+    def list(self, game: str = DEFAULT_GAME) -> list[BoardInfo]:
+        kit = self.kit(game)
         out = []
-        for bid in SHIPPED_BOARDS:
-            d = self.shipped_doc(bid)
-            out.append(BoardInfo(bid, d.get("name"), bool(d["provisional"]), tuple(d["players"]), "shipped", d["side"]))
-        for bid in self.captured_ids():
-            if bid in SHIPPED_BOARDS:
+        for bid in kit.shipped():
+            d = kit.describe(kit.shipped_doc(bid))
+            out.append(BoardInfo(bid, d.get("name"), bool(d["provisional"]), tuple(d["players"]), "shipped", d.get("side", ""), game))
+        for bid in self.captured_ids(game):
+            if bid in kit.shipped():
                 continue
             try:
-                d = self.topology(bid)
-            except (InvalidRecord, ValueError):
+                doc = self.topology(bid, game)
+            except (InvalidRecord, ValueError, LookupError):
                 continue  # a hand-edited file that no longer validates is not offered
-            out.append(BoardInfo(bid, d.get("name"), bool(d["provisional"]), tuple(d["players"]), "captured", d["side"]))
+            d = kit.describe(doc)
+            out.append(BoardInfo(bid, d.get("name"), bool(d["provisional"]), tuple(d["players"]), "captured", d.get("side", ""), game))
         return out
 
-    def layout_doc(self, board_id: str) -> dict[str, Any] | None:
-        """The measured/captured layout JSON for a board, if one exists."""
+    def layout_doc(self, board_id: str, game: str = DEFAULT_GAME) -> dict[str, Any] | None:
+        """The captured layout of a board, else the shipped one, if either exists."""
         check_board_id(board_id)
         candidates = [_inside(self.layouts_dir, f"{board_id}.json")]
         vlayout = _optional_vision()
         if vlayout is not None:
-            candidates.append(vlayout.LAYOUT_DIR / f"{board_id}.json")
+            name = self.kit(game).layout_id(board_id)
+            if BOARD_ID.match(name):
+                candidates.append(vlayout.LAYOUT_DIR / f"{name}.json")
         for path in candidates:
             if path.is_file():
                 return safejson.load_file(str(path), f"layout {board_id}")
         return None
 
-    def geometry(self, board_id: str) -> dict[str, Any]:
+    def geometry(self, board_id: str, game: str = DEFAULT_GAME) -> dict[str, Any]:
         with self._lock:
-            cached = self._geometry.get(board_id)
+            cached = self._geometry.get((game, board_id))
         if cached is not None:
             return cached
-        topo = self.topology(board_id)
-        layout = self.layout_doc(board_id)
-        geo = geometry_from_layout(topo, layout) if layout is not None else None
+        topo = self.topology(board_id, game)
+        geo = self.kit(game).geometry(topo, self.layout_doc(board_id, game))
         if geo is None:
-            geo = schematic_geometry(topo)
+            raise NotFound(Message.t("web.boards.no_drawing", board=board_id), field="board")
         with self._lock:
-            self._geometry[board_id] = geo
+            self._geometry[(game, board_id)] = geo
         return geo
 
-    # -- saving a captured board --------------------------------------------------------------
-    def check_capture(self, board: Any, layout: Any) -> list[Message]:
-        """Every problem with a captured board (and its layout), as bilingual messages."""
+    # -- capture ------------------------------------------------------------------------------
+    def capture_spec(self, game: str, template: str | None = None) -> dict[str, Any]:
+        """What the capture page places for ``game``, starting from a known board (its data and layout)."""
+        kit = self.kit(game)
+        board_id = template or kit.default_board()
+        layout = self.layout_doc(board_id, game)
+        spec = kit.capture_spec(self.topology(board_id, game), layout)
+        if layout is not None:
+            spec.setdefault("template_markers", layout.get("markers"))
+        return spec
+
+    def build_capture(self, game: str, capture: Any) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """The data file and layout a capture describes (a malformed capture is BadInput)."""
+        kit = self.kit(game)
+        if not isinstance(capture, Mapping):
+            raise BadInput(Message.t("web.boards.capture_object"), field="capture")
+        template = capture.get("template") or kit.default_board()
+        try:
+            check_board_id(template, field="capture.template")
+            return kit.capture_build(capture, self.topology(template, game))
+        except InvalidRecord as exc:
+            raise BadInput(Message.t("web.boards.capture_malformed", text=str(exc)), field="capture") from None
+
+    def check_capture(self, board: Any, layout: Any, game: str = DEFAULT_GAME) -> list[Message]:
+        """Every problem with a captured board (and its layout), as messages."""
+        kit = self.kit(game)
+        if kit.data_format is None:  # a layout-only game: the layout is the board
+            return self._layout_problems(kit.shipped_doc(kit.default_board()), layout, kit) if layout is not None else [
+                Message.t("web.boards.layout_missing")]
         if not isinstance(board, dict):
             return [Message("The board must be a JSON object.", "版图必须是一个 JSON 对象。")]
         problems: list[Message] = []
@@ -179,22 +244,18 @@ class BoardLibrary:
         if not isinstance(bid, str) or not BOARD_ID.match(bid):
             problems.append(Message("Give the board an id: lower-case letters, digits, '-' or '_'.",
                                     "请给版图一个编号：小写字母、数字、“-”或“_”。"))
-        elif bid in SHIPPED_BOARDS:
+        elif any(bid in self.kit(g).shipped() for g in self.games()):
             problems.append(Message(f"{bid!r} is a shipped board; choose another id.", f"“{bid}”是自带的版图，请换一个编号。"))
-        try:
-            board_from_json(board, where="board")
-        except InvalidRecord as exc:
-            try:
-                details = semantic_problems(board)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                details = []
-            for d in details or [str(exc)]:
-                problems.append(Message(f"Board: {d}", f"版图：{d}"))
+        else:
+            other = self._captured_doc(bid) if self.boards_dir.is_dir() else None
+            if isinstance(other, Mapping) and str(other.get("format", "")).split("/", 1)[0] != kit.data_format:
+                problems.append(Message.t("web.boards.id_other_game", board=bid))
+        problems += kit.check(board)
         if layout is not None:
-            problems += self._layout_problems(board, layout)
+            problems += self._layout_problems(board, layout, kit)
         return problems
 
-    def _layout_problems(self, board: dict[str, Any], layout: Any) -> list[Message]:
+    def _layout_problems(self, board: Mapping[str, Any], layout: Any, kit: Any) -> list[Message]:
         if not isinstance(layout, dict):
             return [Message("The layout must be a JSON object.", "布局必须是一个 JSON 对象。")]
         out: list[Message] = []
@@ -205,194 +266,37 @@ class BoardLibrary:
             except InvalidRecord as exc:
                 out.append(Message(f"Layout: {exc}", f"布局：{exc}"))
         have = {s.get("id") for s in layout.get("spaces", []) if isinstance(s, dict)}
-        need = [s for p in board.get("provinces", []) if isinstance(p, dict)
-                for s in list(p.get("sites", [])) + [p.get("dragon")] if s]
+        try:
+            need = kit.spaces(board)
+        except (KeyError, TypeError, AttributeError):
+            need = ()
         missing = [s for s in need if s not in have]
         if missing:
             out.append(Message(f"These spaces have no place on the photo: {', '.join(missing)}.",
                                f"这些格子还没有在照片上标出位置：{'、'.join(missing)}。"))
         return out
 
-    def save_capture(self, board: Any, layout: Any, *, overwrite: bool = False) -> dict[str, str]:
-        problems = self.check_capture(board, layout)
+    def save_capture(self, board: Any, layout: Any, *, overwrite: bool = False, game: str = DEFAULT_GAME) -> dict[str, str]:
+        kit = self.kit(game)
+        problems = self.check_capture(board, layout, game)
         if problems:
             err = BadInput(problems[0], field="board")
             err.problems = problems  # type: ignore[attr-defined]
             raise err
-        bid = board["id"]
+        bid = board["id"] if kit.data_format is not None else kit.default_board()
         bpath = _inside(self.boards_dir, f"{bid}.json")
-        if bpath.exists() and not overwrite:
+        lpath = _inside(self.layouts_dir, f"{bid}.json")
+        first = bpath if kit.data_format is not None else lpath
+        if first.exists() and not overwrite:
             raise Conflict(Message(f"A board {bid!r} exists already. Tick 'replace' to overwrite it.",
                                    f"版图“{bid}”已经存在。勾选“替换”可覆盖。"), field="id")
-        written = {"board": str(bpath)}
-        write_private(bpath, (json.dumps(board, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+        written = {}
+        if kit.data_format is not None:
+            write_private(bpath, (json.dumps(board, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+            written["board"] = str(bpath)
         if layout is not None:
-            lpath = _inside(self.layouts_dir, f"{bid}.json")
             write_private(lpath, (json.dumps(layout, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
             written["layout"] = str(lpath)
         with self._lock:
-            self._geometry.pop(bid, None)
+            self._geometry.pop((game, bid), None)
         return written
-
-
-# -- geometry ----------------------------------------------------------------------------------
-
-def _province_meta(topo: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [{"id": p["id"], "colour": p["colour"], "label": Message(p["pinyin"], p["name_zh"]).to_json(),
-             "sites": list(p["sites"]), "dragon": p["dragon"]} for p in topo["provinces"]]
-
-
-def _alliances(topo: Mapping[str, Any], centres: Mapping[str, tuple[float, float]],
-               spaces: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
-    """Alliance markers half-way between the two provinces' centres (on their common border for
-    neighbouring provinces), moved to the nearest free spot when a space or another marker is there."""
-    marker_r = 9.0
-    out: list[dict[str, Any]] = []
-
-    def free(x: float, y: float) -> bool:
-        return (all(math.hypot(x - o["x"], y - o["y"]) >= 2 * marker_r + 2 for o in out)
-                and all(math.hypot(x - s["x"], y - s["y"]) >= s["r"] + marker_r + 1 for s in spaces))
-
-    for a in sorted(topo["alliances"], key=lambda a: a["number"]):
-        x, y = a["provinces"]
-        if x not in centres or y not in centres:
-            continue
-        (ax, ay), (bx, by) = centres[x], centres[y]
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        spot = (mx, my)
-        if not free(mx, my):
-            candidates = [(mx + r * math.cos(t * math.pi / 8), my + r * math.sin(t * math.pi / 8))
-                          for r in (8, 16, 24, 32, 40, 50, 60) for t in range(16)]
-            spot = next((c for c in candidates if free(*c)), spot)
-        out.append({"number": a["number"], "provinces": [x, y], "x": round(spot[0], 1), "y": round(spot[1], 1)})
-    return out
-
-
-def _grid_order(ids: list[str], pairs: list[tuple[str, str]], cols: int) -> list[str]:
-    """Put provinces on the grid so allied (neighbouring) provinces sit close: a deterministic
-    pairwise-swap descent on the total grid distance between allied provinces."""
-    order = list(ids)
-
-    def cost(o: list[str]) -> float:
-        pos = {pid: divmod(i, cols) for i, pid in enumerate(o)}
-        return sum(math.hypot(pos[a][0] - pos[b][0], pos[a][1] - pos[b][1]) for a, b in pairs if a in pos and b in pos)
-
-    best = cost(order)
-    improved = True
-    while improved:
-        improved = False
-        for i in range(len(order)):
-            for j in range(i + 1, len(order)):
-                order[i], order[j] = order[j], order[i]
-                c = cost(order)
-                if c < best - 1e-9:
-                    best, improved = c, True
-                else:
-                    order[i], order[j] = order[j], order[i]
-    return order
-
-
-def schematic_geometry(topo: Mapping[str, Any]) -> dict[str, Any]:
-    """A drawing computed from the topology alone: one grid cell per province."""
-    provinces = _province_meta(topo)
-    cols = 3 if len(provinces) > 4 else max(1, len(provinces))
-    pairs = [tuple(a["provinces"]) for a in topo["alliances"]]
-    order = _grid_order([p["id"] for p in provinces], pairs, cols)  # type: ignore[arg-type]
-    by_id = {p["id"]: p for p in provinces}
-    rows = math.ceil(len(order) / cols)
-    regions, spaces, centres = [], [], {}
-    for i, pid in enumerate(order):
-        p = by_id[pid]
-        r, c = divmod(i, cols)
-        x0, y0 = MARGIN + c * CELL_W, MARGIN + r * CELL_H
-        cx, cy = x0 + CELL_W / 2, y0 + CELL_H / 2
-        centres[pid] = (cx, cy)
-        regions.append({"id": pid, "colour": p["colour"], "fill": PROVINCE_HEX.get(p["colour"], "#ddd"), "label": p["label"],
-                        "polygon": [[x0 + 4, y0 + 4], [x0 + CELL_W - 4, y0 + 4], [x0 + CELL_W - 4, y0 + CELL_H - 4], [x0 + 4, y0 + CELL_H - 4]],
-                        "label_at": [x0 + 12, y0 + 24]})
-        spaces.append({"id": p["dragon"], "kind": "dragon", "region": pid, "x": cx, "y": cy + 6, "r": DRAGON_R})
-        n = len(p["sites"])
-        rx, ry = CELL_W / 2 - SITE_R - 14, CELL_H / 2 - SITE_R - 10
-        for k, sid in enumerate(p["sites"]):
-            a = math.pi + 2 * math.pi * k / max(n, 1)
-            spaces.append({"id": sid, "kind": "site", "region": pid, "x": round(cx + rx * math.cos(a), 1),
-                           "y": round(cy + 6 + ry * math.sin(a), 1), "r": SITE_R})
-    return {
-        "board": topo["id"],
-        "source": "schematic",
-        "provisional_board": bool(topo.get("provisional")),
-        "provisional_layout": True,
-        "size": [2 * MARGIN + cols * CELL_W, 2 * MARGIN + rows * CELL_H],
-        "regions": regions,
-        "spaces": spaces,
-        "roads": [list(r) for r in topo["roads"]],
-        "alliances": _alliances(topo, centres, spaces),
-    }
-
-
-def geometry_from_layout(topo: Mapping[str, Any], layout: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The drawing from a layout; None when the layout does not place every space of the board."""
-    provinces = _province_meta(topo)
-    need = {s for p in provinces for s in p["sites"] + [p["dragon"]]}
-    spaces = []
-    for s in layout.get("spaces", []):
-        if s.get("shape") == "circle":
-            x, y = s["centre_mm"]
-            spaces.append({"id": s["id"], "kind": s.get("kind", ""), "region": s.get("region"), "x": x, "y": y, "r": s["radius_mm"]})
-        elif s.get("shape") == "polygon":
-            pts = s["points_mm"]
-            x = sum(p[0] for p in pts) / len(pts)
-            y = sum(p[1] for p in pts) / len(pts)
-            r = max(math.hypot(p[0] - x, p[1] - y) for p in pts)
-            spaces.append({"id": s["id"], "kind": s.get("kind", ""), "region": s.get("region"), "x": x, "y": y, "r": r,
-                           "points": pts})
-    placed = {s["id"] for s in spaces}
-    if not need <= placed:
-        return None
-    province_of = {sid: p["id"] for p in provinces for sid in p["sites"] + [p["dragon"]]}
-    for s in spaces:
-        s["region"] = province_of.get(s["id"], s.get("region"))
-        if not s["kind"]:
-            s["kind"] = "dragon" if s["id"].endswith("-dragon") else "site"
-    layout_regions = {r["id"]: r for r in layout.get("regions", [])}
-    regions, centres = [], {}
-    for p in provinces:
-        mine = [s for s in spaces if s["region"] == p["id"]]
-        lr = layout_regions.get(p["id"])
-        if lr is not None:
-            poly = lr["polygon"]
-        else:
-            xs = [s["x"] - s["r"] for s in mine] + [s["x"] + s["r"] for s in mine]
-            ys = [s["y"] - s["r"] for s in mine] + [s["y"] + s["r"] for s in mine]
-            x0, x1, y0, y1 = min(xs) - 10, max(xs) + 10, min(ys) - 22, max(ys) + 10
-            poly = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
-        cx = sum(q[0] for q in poly) / len(poly)
-        cy = sum(q[1] for q in poly) / len(poly)
-        centres[p["id"]] = (cx, cy)
-        regions.append({"id": p["id"], "colour": p["colour"], "fill": PROVINCE_HEX.get(p["colour"], "#ddd"), "label": p["label"],
-                        "polygon": poly, "label_at": [min(q[0] for q in poly) + 8, min(q[1] for q in poly) + 18]})
-    return {
-        "board": topo["id"],
-        "source": "layout",
-        "layout": layout.get("id"),
-        "provisional_board": bool(topo.get("provisional")),
-        "provisional_layout": bool(layout.get("provisional", False)),
-        "size": list(layout["size_mm"]),
-        "regions": regions,
-        "spaces": [s for s in spaces if s["id"] in need],
-        "roads": [list(r) for r in topo["roads"]],
-        "alliances": _alliances(topo, centres, [s for s in spaces if s["id"] in need]),
-    }
-
-
-def default_markers(size_mm: tuple[float, float], marker_mm: float = 34.0) -> dict[str, Any]:
-    """Corner markers where the shipped layouts put them (used when the snapshot names none)."""
-    w, h = size_mm
-    m = marker_mm / 2 + marker_mm / 8 + 4
-    corners = [[m, m], [w - m, m], [w - m, h - m], [m, h - m]]
-    try:
-        from vision.markers import CORNER_DICTIONARY as dictionary
-    except ImportError:
-        dictionary = "DICT_APRILTAG_36h11"
-    return {"dictionary": dictionary, "size_mm": marker_mm,
-            "corners": [{"id": i, "centre_mm": [round(x, 2), round(y, 2)]} for i, (x, y) in enumerate(corners)]}

@@ -15,16 +15,19 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import cv2
 import numpy as np
 
 from scorer.core import Game, SetupOptions, get_game
+from scorer.core.boardkit import PLAYER_HEX, moved_spaces
+from scorer.core.registry import board_kit
 from scorer.core.types import InvalidRecord, Message, Violation
 from tableref import service as svc
 from tableref.service import BoardImage, CommandResult, EventBus
-from web.boards import PLAYER_HEX, default_markers
+from web.boards import default_markers
 
 PIECE_KINDS = {"china": ("house", "emissary", "fortress")}
 CARD_KINDS = {"china": ("violet", "yellow", "orange", "green", "red")}
@@ -62,7 +65,7 @@ class FakeTableService:
 
     def __init__(self, *, clock: Callable[[], float] = time.time, bus: EventBus | None = None,
                  setup: Mapping[str, Any] | None = None, game: str = "china",
-                 geometry: Callable[[str], Mapping[str, Any] | None] | None = None, camera: Any = None):
+                 geometry: Callable[[str, str], Mapping[str, Any] | None] | None = None, camera: Any = None):
         self._clock = clock
         self._bus = bus or EventBus()
         self._lock = threading.RLock()
@@ -233,7 +236,7 @@ class FakeTableService:
             return None
         w, h = geo["size"]
         return BoardImage(buf.tobytes(), "image/jpeg", (float(w), float(h)), img.shape[1] / float(w),
-                          default_markers((float(w), float(h))))
+                          geo.get("markers") or default_markers((float(w), float(h))))
 
     def enrolment(self) -> dict[str, Any]:
         with self._lock:
@@ -348,7 +351,7 @@ class FakeTableService:
     def _move_info(self, move: Any) -> dict[str, Any]:
         assert self._game is not None
         mj = self._game.move_to_json(move)
-        spaces = [p["space"] for p in mj.get("pieces", [])]
+        spaces = moved_spaces(board_kit(self._game.id), [mj])
         return {"player": mj.get("player"), "move": mj, "spaces": spaces,
                 "description": self._game.describe_move(move).to_json(), "at": self._clock()}
 
@@ -357,7 +360,8 @@ class FakeTableService:
         mj = self._game.move_to_json(move)
         added = [{"space": p["space"], "owner": "neutral" if p["kind"] == "fortress" else mj.get("player"), "kind": p["kind"], "count": 1}
                  for p in mj.get("pieces", [])]
-        spaces = tuple(dict.fromkeys([s for v in found for s in v.spaces] + [a["space"] for a in added]))
+        touched = moved_spaces(board_kit(self._game.id), [mj])  # where the offending move was made
+        spaces = tuple(dict.fromkeys([s for v in found for s in v.spaces] + [a["space"] for a in added] + touched))
         now = self._clock()
         self._flag = _Flag(0, now, move, found, spaces, added)
         first = found[0]
@@ -405,7 +409,7 @@ class FakeTableService:
             "game_name": game.name.to_json(),
             "setup": self._options.to_json() if self._options else {},
             "players": list(gj.get("players", [])),
-            "board_id": gj.get("board"),
+            "board_id": gj.get("board", self._options.board if self._options else None),  # as the runtime says it
             "provisional_board": bool(gj.get("provisional_board")),
             "turn": game.turn(state).to_json(),
             "scores": game.score(state).to_json(),
@@ -418,16 +422,28 @@ class FakeTableService:
         }
 
     def _current_geometry(self) -> Mapping[str, Any] | None:
+        """The running game's drawing (China's schematic when no geometry source is given)."""
         with self._lock:
-            board_id = self._state.board.id if self._state is not None and hasattr(self._state, "board") else None
-            doc = self._state.board.to_json() if board_id else None
-        if board_id is None:
-            return None
+            game = self._game
+            if game is None:
+                return None
+            gj = game.state_to_json(self._state)
+            ref = gj.get("board") or (self._options.board if self._options else None)
+            doc = self._state.board.to_json() if game.id == "china" else None
         if self._geometry is not None:
-            found = self._geometry(board_id)
-            if found is not None:
-                return found
-        from web.boards import schematic_geometry
+            kit = board_kit(game.id)
+            board_id = Path(str(ref)).stem if ref else (kit.default_board() if kit is not None else None)
+            if board_id is not None:
+                try:
+                    found = self._geometry(board_id, game.id)
+                except (LookupError, ValueError):
+                    found = None
+                if found is not None:
+                    return found
+        if doc is None:
+            return None
+        from scorer.games.china.boardkit import schematic_geometry
+
         return schematic_geometry(doc)
 
     def _render(self, geo: Mapping[str, Any] | None = None, pieces: bool = True, px_per_mm: float = 2.0) -> np.ndarray | None:
@@ -447,13 +463,19 @@ class FakeTableService:
 
         for r in geo["regions"]:
             poly = np.array([pt(x, y) for x, y in r["polygon"]], np.int32)
-            cv2.fillPoly(img, [poly], bgr(r["fill"]))
+            if str(r.get("fill", "none")).startswith("#"):
+                cv2.fillPoly(img, [poly], bgr(r["fill"]))
             cv2.polylines(img, [poly], True, (90, 90, 90), 2)
         centre = {s["id"]: (s["x"], s["y"]) for s in geo["spaces"]}
-        for a, b in geo["roads"]:
+        for a, b in geo.get("roads", []):
             if a in centre and b in centre:
                 cv2.line(img, pt(*centre[a]), pt(*centre[b]), (70, 110, 150), 4)
         for s in geo["spaces"]:
+            if "points" in s:
+                poly = np.array([pt(x, y) for x, y in s["points"]], np.int32)
+                cv2.fillPoly(img, [poly], (225, 232, 238))
+                cv2.polylines(img, [poly], True, (60, 60, 60), 2)
+                continue
             cv2.circle(img, pt(s["x"], s["y"]), int(s["r"] * px_per_mm), (235, 240, 245), -1)
             cv2.circle(img, pt(s["x"], s["y"]), int(s["r"] * px_per_mm), (60, 60, 60), 2)
         if pieces and self._state is not None and self._game is not None:
@@ -463,15 +485,21 @@ class FakeTableService:
                     continue
                 x, y = centre[space]
                 colour = bgr(PLAYER_HEX.get(str(piece.owner), "#888888"))
-                if piece.kind == "emissary":
+                if self._game.id != "china":
+                    cv2.circle(img, pt(x, y), int(7 * px_per_mm), colour, -1)
+                elif piece.kind == "emissary":
                     for k in range(n):
                         cv2.circle(img, pt(x - 12 + 8 * k, y), int(6 * px_per_mm), colour, -1)
                 else:
                     half = 8 if piece.kind == "house" else 11
                     cv2.rectangle(img, pt(x - half, y - half), pt(x + half, y + half), colour, -1 if piece.kind == "house" else 3)
-        for i, (x, y) in enumerate([(22, 22), (w - 22, 22), (w - 22, h - 22), (22, h - 22)]):
-            cv2.rectangle(img, pt(x - 17, y - 17), pt(x + 17, y + 17), (0, 0, 0), -1)
-            cv2.rectangle(img, pt(x - 8, y - 8), pt(x + 8 - 8 * (i % 2), y + 8), (255, 255, 255), -1)
+        markers = geo.get("markers") or default_markers((float(w), float(h)))
+        half = markers["size_mm"] / 2
+        for i, m in enumerate(markers["corners"]):
+            x, y = m["centre_mm"]
+            cv2.rectangle(img, pt(x - half, y - half), pt(x + half, y + half), (0, 0, 0), -1)
+            q = half / 2
+            cv2.rectangle(img, pt(x - q, y - q), pt(x + q - q * (i % 2), y + q), (255, 255, 255), -1)
         return img
 
 

@@ -67,6 +67,12 @@ def capture() -> Response:
     return _page("capture", "nav.capture")
 
 
+@pages.get("/capture/<game>")
+def capture_game(game: str) -> Response:
+    """Board capture of another game: what it places comes from the game's board kit (GET /api/capture/spec)."""
+    return _page("capture_game", "nav.capture", nav_page="capture")
+
+
 @pages.get("/enrol")
 def enrol() -> Response:
     return _page("enrol", "nav.enrol")

@@ -36,8 +36,13 @@ NEW_GAME = {
 DECLARE = {"type": "object", "required": ["move"], "additionalProperties": False,
            "properties": {"move": {"type": "object"}}}
 EMPTY = {"type": "object", "additionalProperties": False, "properties": {}}
-CAPTURE = {"type": "object", "required": ["board"], "additionalProperties": False,
-           "properties": {"board": {"type": "object"}, "layout": {"type": ["object", "null"]}, "overwrite": {"type": "boolean"}}}
+# A capture is either the files themselves (China's page builds its board file) or what was placed
+# on the photo ("capture"), from which the game's board kit builds them (docs/boards.md).
+CAPTURE = {"type": "object", "additionalProperties": False,
+           "anyOf": [{"required": ["board"]}, {"required": ["capture"]}, {"required": ["layout"]}],
+           "properties": {"game": {"type": "string", "pattern": "^[a-z_]{1,32}$"},
+                          "board": {"type": ["object", "null"]}, "layout": {"type": ["object", "null"]},
+                          "capture": {"type": "object"}, "overwrite": {"type": "boolean"}}}
 ENROL = {
     "type": "object",
     "required": ["uid", "item"],

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from scorer.games.china.board import board_from_json, load_board
-from web.boards import BoardLibrary, default_markers, geometry_from_layout, schematic_geometry
+from scorer.games.china.boardkit import geometry_from_layout, schematic_geometry
+from web.boards import BoardLibrary, default_markers
 from web.errors import BadInput, Conflict
 
 ROOT = Path(__file__).resolve().parents[2]

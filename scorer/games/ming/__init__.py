@@ -1,6 +1,7 @@
 """Rules engine for Ming Dynasty / Ming-Dynastie (Hans im Glück 2007, Rio Grande no. 233), per rules/ming.md."""
 
-from scorer.core.registry import register
+from scorer.core.registry import register, register_board_kit
+from scorer.games.ming.boardkit import KIT as BOARD_KIT
 from scorer.games.ming.engine import GAME, MingGame
 from scorer.games.ming.moves import (
     ChooseStartPlayer,
@@ -17,6 +18,7 @@ from scorer.games.ming.moves import (
 )
 
 register(GAME)
+register_board_kit(BOARD_KIT)  # the dashboard's drawing and capture hooks (scorer/core/boardkit.py)
 
 __all__ = [
     "ChooseStartPlayer",

@@ -6,7 +6,7 @@
   const { el, t, pick, $, clear } = TR;
   const setupMode = $("#new-form").dataset.mode === "setup";
   let games = [];
-  let boards = [];
+  let boards = {}; // game id -> its boards (GET /api/boards?game=...)
   let running = false;
 
   function game() { return games.find((g) => g.id === $("#game").value); }
@@ -32,7 +32,7 @@
     const sel = $("#board");
     const prev = sel.value;
     clear(sel);
-    const fit = boards.filter((b) => b.players.includes(n));
+    const fit = (boards[game().id] || []).filter((b) => b.players.includes(n));
     for (const b of fit) {
       const name = pick(b.name) || b.id;
       const tags = [b.source === "captured" ? t("new.captured") : null, b.provisional && b.source === "captured" ? t("new.provisional") : null].filter(Boolean);
@@ -41,7 +41,7 @@
     if (!fit.length) sel.append(el("option", { value: "", text: t("new.no_board", { n }) }));
     if (fit.some((b) => b.id === prev)) sel.value = prev;
     else {
-      const def = n >= 5 ? "china-b" : "china-a";
+      const def = game().id !== "china" ? (fit[0] || {}).id : n >= 5 ? "china-b" : "china-a";
       if (fit.some((b) => b.id === def)) sel.value = def;
     }
   }
@@ -115,9 +115,10 @@
     if (body.seed !== undefined) $("#seed").value = String(body.seed);
   }
 
-  const ready = Promise.all([TR.get("/api/games"), TR.get("/api/boards"), TR.get("/api/state")]).then(([gs, bs, s]) => {
+  const ready = Promise.all([TR.get("/api/games"), TR.get("/api/state")]).then(async ([gs, s]) => {
     games = gs.games;
-    boards = bs.boards;
+    const lists = await Promise.all(games.filter((g) => g.boards).map((g) => TR.get("/api/boards?game=" + encodeURIComponent(g.id))));
+    games.filter((g) => g.boards).forEach((g, i) => { boards[g.id] = lists[i].boards; });
     running = !!s.game && !s.outcome;
     const sel = $("#game");
     for (const g of games) sel.append(el("option", { value: g.id, text: pick(g.name) }));

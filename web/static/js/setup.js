@@ -284,9 +284,9 @@
   // -- 7. start --------------------------------------------------------------------------------------------
   async function enterStart() {
     if (!games) games = (await TR.get("/api/games")).games;
-    if (!boards) boards = (await TR.get("/api/boards")).boards;
-    const dl = clear($("#wz-summary"));
     const c = st.choices || {};
+    if (!boards || boards.game !== c.game) boards = Object.assign((await TR.get("/api/boards?game=" + encodeURIComponent(c.game || "china"))).boards, { game: c.game });
+    const dl = clear($("#wz-summary"));
     const g = games.find((x) => x.id === c.game);
     const checks = st.checks || {};
     const row = (key, value, step) => dl.append(el("dt", { text: t(key) }), el("dd", { dataset: { step: step || "" }, text: value }));
