@@ -31,12 +31,11 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
         try:  # one loader for every outside document: a nesting bomb is a 400, not a RecursionError
             data = safejson.loads(raw, "request body")
         except InvalidRecord as exc:
-            raise BadInput(Message(f"The request body is not usable JSON: {exc}", f"请求内容不是可用的 JSON：{exc}")) from None
+            raise BadInput(Message.t('web.api.the_request_body_is_not', exc=exc)) from None
     if data is None and request.content_length in (None, 0) and schema is validation.EMPTY:
         data = {}
     if data is None:
-        raise BadInput(Message("Send a JSON object (Content-Type: application/json).",
-                               "请发送 JSON 对象（Content-Type: application/json）。"))
+        raise BadInput(Message.t('web.api.send_a_json_object_content'))
     return validation.check(data, schema)
 
 
@@ -53,7 +52,7 @@ def _result(res: CommandResult) -> tuple[Response, int]:
 def _optional(name: str) -> Any:
     fn = getattr(ctx().service, name, None)
     if fn is None:
-        raise NotSupported(Message("This table's service does not offer that yet.", "本桌的服务暂不支持此功能。"))
+        raise NotSupported(Message.t('web.api.this_table_s_service_does'))
     return fn
 
 
@@ -101,9 +100,9 @@ def events() -> Response:
         since = int(request.args.get("since", "0"))
         limit = int(request.args.get("limit", "500"))
     except ValueError:
-        raise BadInput(Message("since and limit must be whole numbers.", "since 和 limit 必须是整数。"), field="since") from None
+        raise BadInput(Message.t('web.api.since_and_limit_must_be'), field="since") from None
     if since < 0 or not 1 <= limit <= 2000:
-        raise BadInput(Message("since must be >= 0 and limit 1 to 2000.", "since 必须 >= 0，limit 为 1 到 2000。"), field="limit")
+        raise BadInput(Message.t('web.api.since_must_be_0_and'), field="limit")
     bus = ctx().service.events()
     found = bus.since(since)
     oldest = bus.oldest_id()
@@ -127,7 +126,7 @@ def _image_type(data: bytes) -> str:
 def camera() -> Response:
     data = ctx().service.camera_snapshot()
     if not data:
-        raise Unavailable(Message("No camera picture right now.", "目前没有摄像头画面。"))
+        raise Unavailable(Message.t('web.api.no_camera_picture_right_now'))
     return Response(data, mimetype=_image_type(data), headers={"Cache-Control": "no-store"})
 
 
@@ -163,12 +162,12 @@ def board() -> Response:
     if not board_id and game == snap.get("game"):
         board_id = snap.get("board_id")
     if not board_id and game == DEFAULT_GAME:
-        raise NotFound(Message("No game is running, so there is no board to show.", "没有正在进行的游戏，因此没有版图。"))
+        raise NotFound(Message.t('web.api.no_game_is_running_so'))
     board_id = lib.resolve(game, board_id)
     try:
         return jsonify({"game": game, "id": board_id, "topology": lib.topology(board_id, game), "geometry": lib.geometry(board_id, game)})
     except InvalidRecord as exc:
-        raise BadInput(Message(f"Board {board_id} is not valid: {exc}", f"版图 {board_id} 不合格：{exc}")) from None
+        raise BadInput(Message.t('web.api.board_is_not_valid', board_id=board_id, exc=exc)) from None
 
 
 FALLBACK_COLOURS = ["blue", "green", "violet", "red", "yellow", "grey", "black"]
@@ -196,7 +195,7 @@ def games() -> Response:
 @api.get("/i18n/<lang>")
 def catalogue(lang: str) -> Response:
     if lang not in i18n.LANGUAGES:
-        raise NotFound(Message(f"Unknown language {lang!r}.", f"未知的语言“{lang}”。"))
+        raise NotFound(Message.t('web.api.unknown_language', lang=lang))
     return jsonify(i18n.catalogue(lang))
 
 
@@ -207,11 +206,10 @@ def pin_setup() -> Response:
     c = ctx()
     body = _body(validation.PIN_SETUP)
     if c.pins.is_set():
-        raise Conflict(Message("The admin PIN is already set. Log in, then change it in the settings.",
-                               "管理员 PIN 已经设置。请先登录，再在设置中修改。"))
+        raise Conflict(Message.t('web.api.the_admin_pin_is_already'))
     pin = check_pin_format(body["pin"])
     if body["confirm"] != pin:
-        raise BadInput(Message("The two PINs differ.", "两次输入的 PIN 不一致。"), field="confirm")
+        raise BadInput(Message.t('web.api.the_two_pins_differ'), field="confirm")
     c.pins.set_pin(pin)
     log_in()
     return jsonify({"ok": True, "admin": True, "csrf": csrf_token()})
@@ -222,13 +220,13 @@ def login() -> Response:
     c = ctx()
     body = _body(validation.LOGIN)
     if not c.pins.is_set():
-        raise Conflict(Message("No admin PIN is set yet; choose one first.", "尚未设置管理员 PIN，请先设置。"), code="pin_not_set")
+        raise Conflict(Message.t('web.api.no_admin_pin_is_set'), code="pin_not_set")
     client = _client()
     c.limiter.check(client)
     if not c.pins.verify(body["pin"]):
         c.limiter.failure(client)
         wait = c.limiter.wait_for(client)
-        err = BadInput(Message("Wrong PIN.", "PIN 错误。"), field="pin", code="wrong_pin")
+        err = BadInput(Message.t('web.api.wrong_pin'), field="pin", code="wrong_pin")
         if wait:
             err.retry_after = wait
         raise err
@@ -252,10 +250,10 @@ def pin_change() -> Response:
     c.limiter.check(client)
     if not c.pins.verify(body["old"]):
         c.limiter.failure(client)
-        raise BadInput(Message("The current PIN is wrong.", "当前 PIN 错误。"), field="old", code="wrong_pin")
+        raise BadInput(Message.t('web.api.the_current_pin_is_wrong'), field="old", code="wrong_pin")
     new = check_pin_format(body["new"], field="new")
     if body["confirm"] != new:
-        raise BadInput(Message("The two new PINs differ.", "两次输入的新 PIN 不一致。"), field="confirm")
+        raise BadInput(Message.t('web.api.the_two_new_pins_differ'), field="confirm")
     c.pins.set_pin(new)
     log_in()  # this tablet stays logged in; every other session is now stale
     return jsonify({"ok": True, "csrf": csrf_token()})
@@ -277,15 +275,14 @@ def checked_setup(body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     try:
         game = get_game(body["game"])
     except KeyError:
-        raise BadInput(Message(f"Unknown game {body['game']!r}.", f"未知的游戏“{body['game']}”。"), field="game") from None
+        raise BadInput(Message.t('web.api.unknown_game', game=body['game']), field="game") from None
     info = _game_info(game)
     players = body["players"]
     if not game.min_players <= len(players) <= game.max_players:
-        raise BadInput(Message(f"{game.name.en} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
-                               f"{game.name.zh}需要 {game.min_players} 到 {game.max_players} 名玩家，而不是 {len(players)} 名。"),
+        raise BadInput(Message.t('web.api.is_for_to_players_not', game=game.name, min_players=game.min_players, max_players=game.max_players, players=len(players)),
                        field="players")
     if len(set(players)) != len(players):
-        raise BadInput(Message("Each player needs a different colour.", "每位玩家需要不同的颜色。"), field="players")
+        raise BadInput(Message.t('web.api.each_player_needs_a_different'), field="players")
     bad = [p for p in players if not info["free_names"] and p not in info["colours"]]
     if bad:
         raise BadInput(Message(f"Not a colour of this game: {', '.join(bad)}.", f"不是本游戏的颜色：{'、'.join(bad)}。"), field="players")
@@ -296,17 +293,17 @@ def checked_setup(body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     if body.get("board"):
         kit = board_kit(game.id)
         if kit is None or not kit.setup_key:
-            raise BadInput(Message("This game has no board choice.", "这个游戏没有版图可选。"), field="board")
+            raise BadInput(Message.t('web.api.this_game_has_no_board'), field="board")
         try:
             setup[kit.setup_key] = ctx().boards.setup_ref(body["board"], game.id)
         except InvalidRecord as exc:
-            raise BadInput(Message(f"That board is not valid: {exc}", f"该版图不合格：{exc}"), field="board") from None
+            raise BadInput(Message.t('web.api.that_board_is_not_valid', exc=exc), field="board") from None
     if body.get("variants"):
         setup["variants"] = sorted(set(body["variants"]))
     offered = {c["key"] for c in info["confirmations"]}
     for key in body.get("confirm", []):
         if key not in offered:
-            raise BadInput(Message(f"Nothing to confirm called {key!r} in this game.", f"本游戏没有名为“{key}”的确认项。"), field="confirm")
+            raise BadInput(Message.t('web.api.nothing_to_confirm_called_in', key_=key), field="confirm")
         setup[key] = True
     if "cards" in body:
         setup["cards"] = body["cards"]
@@ -316,7 +313,7 @@ def checked_setup(body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         validate_schema(setup, game.setup_schema(), "setup")
         game.setup(SetupOptions.from_json(setup))  # dry run: refuse here, with the reason, not at the table
     except InvalidRecord as exc:
-        raise BadInput(Message(f"Cannot set up this game: {exc}", f"无法这样开始游戏：{exc}")) from None
+        raise BadInput(Message.t('web.api.cannot_set_up_this_game', exc=exc)) from None
     return game, setup
 
 
@@ -357,13 +354,13 @@ def declare() -> tuple[Response, int]:
     body = _body(validation.DECLARE)
     game_id = ctx().service.snapshot().get("game")
     if not game_id:
-        raise Conflict(Message("No game is running.", "没有正在进行的游戏。"))
+        raise Conflict(Message.t('web.api.no_game_is_running'))
     game = get_game(game_id)
     try:
         validate_schema(body["move"], game.move_schema(), "move")
         game.move_from_json(body["move"])
     except InvalidRecord as exc:
-        raise BadInput(Message(f"Not a valid move: {exc}", f"不是有效的行动：{exc}"), field="move") from None
+        raise BadInput(Message.t('web.api.not_a_valid_move', exc=exc), field="move") from None
     return _result(ctx().service.declare(body["move"], actor))
 
 
@@ -389,8 +386,7 @@ def capture_snapshot() -> Response:
 def capture_image() -> Response:
     img = _optional("board_image")()
     if img is None:
-        raise Unavailable(Message("No rectified board photo: is the camera on and are the four corner markers visible?",
-                                  "没有校正后的版图照片：摄像头是否开启、四个角标是否可见？"))
+        raise Unavailable(Message.t('web.api.no_rectified_board_photo_is'))
     return Response(img.image, mimetype=img.content_type, headers={"Cache-Control": "no-store"})
 
 
@@ -402,7 +398,7 @@ def capture_spec() -> Response:
     try:
         return jsonify(ctx().boards.capture_spec(_game_arg(), template))
     except InvalidRecord as exc:
-        raise BadInput(Message(f"Board {template} is not valid: {exc}", f"版图 {template} 不合格：{exc}")) from None
+        raise BadInput(Message.t('web.api.board_is_not_valid.2', template=template, exc=exc)) from None
 
 
 def _capture_files(body: dict[str, Any]) -> tuple[str, Any, Any]:
@@ -435,7 +431,7 @@ def capture_save() -> Response:
     lib = ctx().boards
     written = lib.save_capture(board_doc, layout, overwrite=bool(body.get("overwrite")), game=game)
     saved = board_doc["id"] if isinstance(board_doc, dict) and lib.kit(game).data_format else lib.kit(game).default_board()
-    return jsonify({"ok": True, "id": saved, "game": game, "message": Message("Board saved.", "版图已保存。").to_json(),
+    return jsonify({"ok": True, "id": saved, "game": game, "message": Message.t('web.api.board_saved').to_json(),
                     "files": sorted(written)})
 
 
@@ -453,9 +449,9 @@ def enrol() -> tuple[Response, int]:
     info = _optional("enrolment")()
     item = body["item"]
     if "kind" in item and info.get("pieces") and item["kind"] not in info["pieces"]:
-        raise BadInput(Message(f"Unknown piece kind {item['kind']!r}.", f"未知的棋子种类“{item['kind']}”。"), field="item.kind")
+        raise BadInput(Message.t('web.api.unknown_piece_kind', kind=item['kind']), field="item.kind")
     if "card" in item and info.get("cards") is not None and item["card"] not in info["cards"]:
-        raise BadInput(Message(f"Unknown card {item['card']!r}.", f"未知的牌“{item['card']}”。"), field="item.card")
+        raise BadInput(Message.t('web.api.unknown_card', card=item['card']), field="item.card")
     return _result(_optional("enrol")(body["uid"].upper(), item, actor))
 
 
@@ -533,8 +529,7 @@ def export_bgstats() -> Response:
     try:
         play = _optional("export_bgstats")(current_lang())
     except NotFinished:
-        raise Conflict(Message("The game is not over yet: only a finished game can be sent to BG Stats.",
-                               "游戏尚未结束：只有结束的游戏才能发送到 BG Stats。"), code="not_finished") from None
+        raise Conflict(Message.t('web.api.the_game_is_not_over'), code="not_finished") from None
     return jsonify({"play": play, "url": createplay_url(play)})
 
 

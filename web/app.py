@@ -185,7 +185,7 @@ def is_admin() -> bool:
 def require_admin() -> str:
     """The actor name of the admin session; ``PinRequired`` otherwise."""
     if not is_admin():
-        raise PinRequired(Message("This needs the table's admin PIN.", "此操作需要本桌的管理员 PIN。"))
+        raise PinRequired(Message.t('web.app.this_needs_the_table_s'))
     return f"admin@{request.remote_addr or 'unknown'}"
 
 
@@ -213,12 +213,11 @@ def _before() -> None:
         return
     origin = request.headers.get("Origin")
     if origin and origin != "null" and not _same_origin(origin):
-        raise CsrfFailed(Message("Request from another site refused.", "拒绝来自其他网站的请求。"))
+        raise CsrfFailed(Message.t('web.app.request_from_another_site_refused'))
     expected = session.get("csrf")
     sent = request.headers.get("X-CSRF-Token", "")
     if not expected or not sent or not hmac.compare_digest(str(expected), sent):
-        raise CsrfFailed(Message("The page is out of date (security token missing or wrong). Reload it and try again.",
-                                 "页面已过期（安全令牌缺失或错误）。请刷新后重试。"))
+        raise CsrfFailed(Message.t('web.app.the_page_is_out_of'))
 
 
 def _security_headers(resp):  # type: ignore[no-untyped-def]
@@ -248,10 +247,10 @@ def _web_error(exc: WebError):  # type: ignore[no-untyped-def]
 
 
 _HTTP_MESSAGES = {
-    400: Message("Bad request.", "请求不合格。"),
-    404: Message("Not found.", "找不到该页面或资源。"),
-    405: Message("Method not allowed.", "不允许的请求方式。"),
-    413: Message("The request is too large.", "请求太大。"),
+    400: Message.t('web.app.bad_request'),
+    404: Message.t('web.app.not_found'),
+    405: Message.t('web.app.method_not_allowed'),
+    413: Message.t('web.app.the_request_is_too_large'),
 }
 
 

@@ -70,7 +70,7 @@ def create() -> Response:
         create_backup(place.folder, tmp, table=_table_name())
         fh = open(tmp, "rb")
     except BackupError as exc:
-        raise BadInput(Message(f"No backup made: {exc}", f"未能备份：{exc}")) from None
+        raise BadInput(Message.t('web.backup.no_backup_made', exc=exc)) from None
     finally:
         tmp.unlink(missing_ok=True)  # the open file stays readable until it is sent
     return send_file(fh, mimetype="application/gzip", as_attachment=True, download_name=name, max_age=0)
@@ -83,9 +83,7 @@ def restore() -> tuple[Response, int]:
 
     place = _place()
     if place.on_restore is None:
-        raise NotSupported(Message("This dashboard cannot restore a backup: restore it with `tableref backup restore` "
-                                   "while the service is stopped.",
-                                   "此仪表板不能恢复备份：请在服务停止时用 `tableref backup restore` 恢复。"))
+        raise NotSupported(Message.t('web.backup.this_dashboard_cannot_restore_a'))
     request.max_content_length = int(current_app.config["BACKUP_MAX_BYTES"])
     incoming = place.folder / f".incoming-{secrets.token_hex(6)}.tar.gz"
     handed_over = False
@@ -98,18 +96,15 @@ def restore() -> tuple[Response, int]:
             out.flush()
             os.fsync(out.fileno())
         if size == 0:
-            raise BadInput(Message("Send the backup file as the request body.", "请把备份文件作为请求正文发送。"))
+            raise BadInput(Message.t('web.backup.send_the_backup_file_as'))
         try:
             manifest = verify_backup(incoming)
         except BackupError as exc:
-            raise BadInput(Message(f"The backup was not restored: {exc}. Nothing was changed.",
-                                   f"备份未恢复：{exc}。没有任何更改。"), code="bad_backup") from None
+            raise BadInput(Message.t('web.backup.the_backup_was_not_restored', exc=exc), code="bad_backup") from None
         place.on_restore(incoming)
         handed_over = True
     finally:
         if not handed_over:
             incoming.unlink(missing_ok=True)
     return jsonify({"ok": True, "restarting": True, "files": len(manifest.files), "summary": describe(manifest),
-                    "message": Message(f"Backup checked ({len(manifest.files)} files). The referee restarts with it now; "
-                                       "this page reloads when it is back.",
-                                       f"备份已检查（{len(manifest.files)} 个文件）。裁判现在用它重新启动；恢复后本页会重新加载。").to_json()}), 202
+                    "message": Message.t('web.backup.backup_checked_files_the_referee', files=len(manifest.files)).to_json()}), 202

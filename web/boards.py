@@ -39,8 +39,7 @@ def default_markers(size_mm: tuple[float, float], marker_mm: float = 34.0) -> di
 
 def check_board_id(board_id: object, field: str = "id") -> str:
     if not isinstance(board_id, str) or not BOARD_ID.match(board_id):
-        raise BadInput(Message("A board id is 1-48 lower-case letters, digits, '-' or '_', starting with a letter or digit.",
-                               "版图编号为 1-48 个小写字母、数字、“-”或“_”，以字母或数字开头。"), field=field)
+        raise BadInput(Message.t('web.boards.a_board_id_is_1'), field=field)
     return board_id
 
 
@@ -49,7 +48,7 @@ def _inside(folder: Path, name: str) -> Path:
     base = folder.resolve()
     path = (base / name).resolve()
     if path.parent != base:
-        raise BadInput(Message("That name is not allowed.", "不允许使用这个名称。"), field="id")
+        raise BadInput(Message.t('web.boards.that_name_is_not_allowed'), field="id")
     return path
 
 
@@ -134,7 +133,7 @@ class BoardLibrary:
             return kit.shipped_doc(board_id)
         doc = self._captured_doc(board_id) if kit.data_format is not None else None
         if not isinstance(doc, Mapping) or str(doc.get("format", "")).split("/", 1)[0] != kit.data_format:
-            raise NotFound(Message(f"No board {board_id!r}.", f"没有版图“{board_id}”。"), field="board")
+            raise NotFound(Message.t('web.boards.no_board', board_id=board_id), field="board")
         problems = kit.check(doc)
         if problems:
             raise InvalidRecord(problems[0].en, where=f"board {board_id}")
@@ -238,14 +237,13 @@ class BoardLibrary:
             return self._layout_problems(kit.shipped_doc(kit.default_board()), layout, kit) if layout is not None else [
                 Message.t("web.boards.layout_missing")]
         if not isinstance(board, dict):
-            return [Message("The board must be a JSON object.", "版图必须是一个 JSON 对象。")]
+            return [Message.t('web.boards.the_board_must_be_a')]
         problems: list[Message] = []
         bid = board.get("id")
         if not isinstance(bid, str) or not BOARD_ID.match(bid):
-            problems.append(Message("Give the board an id: lower-case letters, digits, '-' or '_'.",
-                                    "请给版图一个编号：小写字母、数字、“-”或“_”。"))
+            problems.append(Message.t('web.boards.give_the_board_an_id'))
         elif any(bid in self.kit(g).shipped() for g in self.games()):
-            problems.append(Message(f"{bid!r} is a shipped board; choose another id.", f"“{bid}”是自带的版图，请换一个编号。"))
+            problems.append(Message.t('web.boards.is_a_shipped_board_choose', bid=bid))
         else:
             other = self._captured_doc(bid) if self.boards_dir.is_dir() else None
             if isinstance(other, Mapping) and str(other.get("format", "")).split("/", 1)[0] != kit.data_format:
@@ -257,14 +255,14 @@ class BoardLibrary:
 
     def _layout_problems(self, board: Mapping[str, Any], layout: Any, kit: Any) -> list[Message]:
         if not isinstance(layout, dict):
-            return [Message("The layout must be a JSON object.", "布局必须是一个 JSON 对象。")]
+            return [Message.t('web.boards.the_layout_must_be_a')]
         out: list[Message] = []
         vlayout = _optional_vision()
         if vlayout is not None:
             try:
                 vlayout.layout_from_json(layout, where="layout")
             except InvalidRecord as exc:
-                out.append(Message(f"Layout: {exc}", f"布局：{exc}"))
+                out.append(Message.t('web.boards.layout', exc=exc))
         have = {s.get("id") for s in layout.get("spaces", []) if isinstance(s, dict)}
         try:
             need = kit.spaces(board)
@@ -288,8 +286,7 @@ class BoardLibrary:
         lpath = _inside(self.layouts_dir, f"{bid}.json")
         first = bpath if kit.data_format is not None else lpath
         if first.exists() and not overwrite:
-            raise Conflict(Message(f"A board {bid!r} exists already. Tick 'replace' to overwrite it.",
-                                   f"版图“{bid}”已经存在。勾选“替换”可覆盖。"), field="id")
+            raise Conflict(Message.t('web.boards.a_board_exists_already_tick', bid=bid), field="id")
         written = {}
         if kit.data_format is not None:
             write_private(bpath, (json.dumps(board, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))

@@ -124,7 +124,7 @@ class FakeTableService:
             self._game, self._options, self._state = engine, options, state
             self._moves, self._flag, self._last_move = [], None, None
             self._history = []
-            self._change(svc.NEW_GAME, actor, Message(f"New game: {engine.name.en}", f"新游戏：{engine.name.zh}"),
+            self._change(svc.NEW_GAME, actor, Message.t('web.fake.new_game', engine=engine.name),
                          {"game": engine.id, "setup": options.to_json()})
         return _ok("New game started.", "新游戏已开始。")
 
@@ -146,7 +146,7 @@ class FakeTableService:
                 if h["type"] == svc.MOVE_ACCEPTED and not h.get("undone"):
                     h["undone"] = True
                     break
-            self._change(svc.UNDO, actor, Message(f"Undone: {desc.en}", f"已撤销：{desc.zh}"),
+            self._change(svc.UNDO, actor, Message.t('web.fake.undone', desc=desc),
                          {"move": self._game.move_to_json(undone)})
         return _ok("The last move was undone.", "上一步已撤销。")
 
@@ -165,7 +165,7 @@ class FakeTableService:
             self._flag = None
             desc = self._game.describe_move(flag.move)
             self._last_move = self._move_info(flag.move)
-            self._change(svc.OVERRIDE, actor, Message(f"Accepted by override: {desc.en}", f"经否决警告后接受：{desc.zh}"),
+            self._change(svc.OVERRIDE, actor, Message.t('web.fake.accepted_by_override', desc=desc),
                          {"move": self._game.move_to_json(flag.move), "rules": [v.rule for v in flag.violations]})
             self._after_move()
         return _ok("The flag was overridden; the move stands.", "警告已被否决，该行动有效。")
@@ -202,7 +202,7 @@ class FakeTableService:
 
     def camera_enrol(self, step: str, actor: str) -> CommandResult:
         if self._enrolment is None:
-            return CommandResult(False, Message("This table has no camera to enrol.", "本桌没有可学习的摄像头。"), {"code": "no_camera"})
+            return CommandResult(False, Message.t('web.fake.this_table_has_no_camera'), {"code": "no_camera"})
         res = self._enrolment.run(step, actor)
         self._bus.publish(svc.DEVICES, {"camera_enrolment": {"step": step, "ok": res.ok}, "actor": actor,
                                         "description": res.message.to_json()}, self._clock())
@@ -306,7 +306,7 @@ class FakeTableService:
                 self._raise(parsed, found)
                 return CommandResult(False, found[0].message, {"violations": [v.to_json() for v in found]})
             if self._flag is not None:
-                self._clear(Message("The table is legal again.", "桌面已恢复合规。"), actor)
+                self._clear(Message.t('web.fake.the_table_is_legal_again'), actor)
             self._state = game.apply(self._state, parsed)
             self._moves.append(parsed)
             self._last_move = self._move_info(parsed)
@@ -320,7 +320,7 @@ class FakeTableService:
         with self._lock:
             if self._flag is None:
                 return _refused("No flag is raised.", "当前没有警告。")
-            self._clear(Message("The pieces were taken back; the table is legal again.", "棋子已收回，桌面恢复合规。"), actor)
+            self._clear(Message.t('web.fake.the_pieces_were_taken_back'), actor)
         return _ok("Flag cleared.", "警告已解除。")
 
     def present_tag(self, uid: str, source: str = "sensor-board", space: str | None = None) -> None:

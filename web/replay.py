@@ -19,11 +19,11 @@ replay = Blueprint("replay", __name__, url_prefix="/api/replay")
 def _service_call(name: str, *args: Any) -> Any:
     fn = getattr(ctx().service, name, None)
     if fn is None:
-        raise NotSupported(Message("This table keeps no stored games to replay.", "本桌没有可回放的已存对局。"))
+        raise NotSupported(Message.t('web.replay.this_table_keeps_no_stored'))
     try:
         return fn(*args)
     except LookupError as exc:  # tableref.replay.ReplayError: no such game or step
-        raise NotFound(Message(f"Nothing to replay there: {exc}", f"没有可回放的内容：{exc}")) from None
+        raise NotFound(Message.t('web.replay.nothing_to_replay_there', exc=exc)) from None
 
 
 @replay.get("")

@@ -48,7 +48,7 @@ def write_private(path: Path, data: bytes) -> None:
 
 def check_pin_format(pin: object, field: str = "pin") -> str:
     if not isinstance(pin, str) or not PIN_PATTERN.match(pin):
-        raise BadInput(Message("The PIN must be 4 to 12 digits.", "PIN 必须是 4 到 12 位数字。"), field=field)
+        raise BadInput(Message.t('web.security.the_pin_must_be_4'), field=field)
     return pin
 
 
@@ -136,8 +136,7 @@ class LoginLimiter:
         wait = self.wait_for(client)
         if wait > 0:
             raise TooManyAttempts(
-                Message(f"Too many wrong PINs. Try again in {int(wait + 0.999)} seconds.",
-                        f"PIN 错误次数过多，请在 {int(wait + 0.999)} 秒后再试。"),
+                Message.t('web.security.too_many_wrong_pins_try', wait=int(wait + 0.999)),
                 retry_after=wait,
             )
 

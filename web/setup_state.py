@@ -82,16 +82,16 @@ def _blocked(state: WizardState, step: str, pin_set: bool) -> Message | None:
     if step == "pin":
         return None
     if not pin_set:
-        return Message("Set the admin PIN first (step 1).", "请先设置管理员 PIN（第 1 步）。")
+        return Message.t('web.setup_state.set_the_admin_pin_first')
     if step == "start" and state.choices is None:
-        return Message("Choose the game, board and players first (step 2).", "请先选择游戏、版图和玩家（第 2 步）。")
+        return Message.t('web.setup_state.choose_the_game_board_and')
     return None
 
 
 def goto(state: WizardState, step: str, *, pin_set: bool, now: float) -> WizardState:
     """Open ``step`` (Back, or a step in the progress list)."""
     if step not in STEPS:
-        raise WizardRefused(Message(f"There is no setup step {step!r}.", f"没有名为“{step}”的设置步骤。"), "bad_step")
+        raise WizardRefused(Message.t('web.setup_state.there_is_no_setup_step', step=step), "bad_step")
     why = _blocked(state, step, pin_set)
     if why is not None:
         raise WizardRefused(why)
@@ -107,13 +107,13 @@ def complete(state: WizardState, step: str, *, pin_set: bool, now: float, check:
              skipped: bool = False) -> WizardState:
     """Mark ``step`` done (or passed over: ``skipped``, optional steps only) and open the next."""
     if step not in STEPS or step == "start":
-        raise WizardRefused(Message(f"The step {step!r} cannot be completed this way.", f"步骤“{step}”不能这样完成。"), "bad_step")
+        raise WizardRefused(Message.t('web.setup_state.the_step_cannot_be_completed', step=step), "bad_step")
     if step == "pin" and not pin_set:
-        raise WizardRefused(Message("Choose the admin PIN first.", "请先设置管理员 PIN。"), "pin_not_set")
+        raise WizardRefused(Message.t('web.setup_state.choose_the_admin_pin_first'), "pin_not_set")
     if step == "game" and state.choices is None:
-        raise WizardRefused(Message("Choose the game, board and players first.", "请先选择游戏、版图和玩家。"))
+        raise WizardRefused(Message.t('web.setup_state.choose_the_game_board_and.2'))
     if skipped and step not in OPTIONAL:
-        raise WizardRefused(Message("This step cannot be skipped.", "这一步不能跳过。"))
+        raise WizardRefused(Message.t('web.setup_state.this_step_cannot_be_skipped'))
     why = _blocked(state, step, pin_set)
     if why is not None:
         raise WizardRefused(why)

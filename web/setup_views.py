@@ -95,25 +95,24 @@ def act() -> tuple[Response, int] | Response:
     (anyone may choose the first PIN anyway); afterwards every action needs the admin session."""
     body = request.get_json(silent=True)
     if body is None:
-        raise BadInput(Message("Send a JSON object (Content-Type: application/json).",
-                               "请发送 JSON 对象（Content-Type: application/json）。"))
+        raise BadInput(Message.t('web.setup_views.send_a_json_object_content'))
     body = validation.check(body, ACTION)
     c = ctx()
     action = body["action"]
     pin_set = c.pins.is_set()
     now = c.clock()
     if not pin_set and not (action == "skip" or (action == "goto" and body.get("step") == "pin")):
-        raise Conflict(Message("Choose the admin PIN first (step 1).", "请先设置管理员 PIN（第 1 步）。"), code="pin_not_set")
+        raise Conflict(Message.t('web.setup_views.choose_the_admin_pin_first'), code="pin_not_set")
     actor = require_admin() if pin_set else "first-run"
     step = body.get("step")
     if action in ("goto", "complete", "skip_step") and step is None:
-        raise BadInput(Message("Say which step.", "请指明是哪一步。"), field="step")
+        raise BadInput(Message.t('web.setup_views.say_which_step'), field="step")
     try:
         if action == "start":
             return _start(actor)
         if action == "choose":
             if "choices" not in body:
-                raise BadInput(Message("Send the choices.", "请发送所选内容。"), field="choices")
+                raise BadInput(Message.t('web.setup_views.send_the_choices'), field="choices")
             from web.api import checked_setup
 
             checked_setup(body["choices"])  # refused here, with the reason, not at the last step
@@ -139,7 +138,7 @@ def _start(actor: str) -> tuple[Response, int]:
 
     current = store().get()
     if current.choices is None:
-        raise Conflict(Message("Choose the game, board and players first (step 2).", "请先选择游戏、版图和玩家（第 2 步）。"),
+        raise Conflict(Message.t('web.setup_views.choose_the_game_board_and'),
                        code="setup_order")
     game, game_setup = checked_setup(dict(current.choices))
     resp, status = start_game(game, game_setup, actor)
@@ -189,9 +188,7 @@ def _marker_file(fmt: str) -> Response:
     board_id = _sheet_board(request.args.get("board"))
     doc = ctx().boards.layout_doc(board_id)  # checks the id; nothing from the request names a path
     if doc is None:
-        raise NotFound(Message(f"No camera layout for board {board_id!r}, so no marker sheet: the corner markers' "
-                               "places come from a board's layout (capture the board first).",
-                               f"版图“{board_id}”没有摄像头布局，因此没有角标页：角标的位置来自版图的布局（请先采集版图）。"),
+        raise NotFound(Message.t('web.setup_views.no_camera_layout_for_board', board_id=board_id),
                        field="board")
     data = _sheet(json.dumps(doc, sort_keys=True), fmt)
     mimetype = "application/pdf" if fmt == "pdf" else "image/png"

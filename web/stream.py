@@ -72,9 +72,9 @@ def _since() -> int | None:
     try:
         value = int(raw)
     except ValueError:
-        raise BadInput(Message("Last-Event-ID must be a whole number.", "Last-Event-ID 必须是整数。"), field="since") from None
+        raise BadInput(Message.t('web.stream.last_event_id_must_be.2'), field="since") from None
     if value < 0:
-        raise BadInput(Message("Last-Event-ID must be >= 0.", "Last-Event-ID 必须 >= 0。"), field="since")
+        raise BadInput(Message.t('web.stream.last_event_id_must_be'), field="since")
     return value
 
 
@@ -127,8 +127,7 @@ def live() -> Response:
     cfg = current_app.config
     with c.streams_lock:
         if c.streams >= int(cfg["SSE_MAX_STREAMS"]):
-            raise Unavailable(Message("Too many live screens are connected; retrying shortly.",
-                                      "连接的实时屏幕过多，稍后会自动重试。"), retry_after=5.0)
+            raise Unavailable(Message.t('web.stream.too_many_live_screens_are'), retry_after=5.0)
         c.streams += 1
     bus = c.service.events()
     sub = bus.subscribe()

@@ -72,11 +72,11 @@ def settings_schema() -> dict[str, Any]:
 def check(body: Any, schema: Mapping[str, Any]) -> dict[str, Any]:
     """The body if it fits the schema; else ``BadInput`` naming the first bad field."""
     if not isinstance(body, dict):
-        raise BadInput(Message("Send a JSON object.", "请发送一个 JSON 对象。"))
+        raise BadInput(Message.t('web.validation.send_a_json_object'))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(body), key=lambda e: (-len(e.absolute_path), str(e.absolute_path)))
     if errors:
         best = jsonschema.exceptions.best_match(errors)
         where = field_path(best.absolute_path)
-        raise BadInput(Message(f"{where}: {best.message}", f"{where}：输入不合格（{best.message}）"),
+        raise BadInput(Message.t('web.validation.text', where=where, message=best.message),
                        field=".".join(str(p) for p in best.absolute_path) or None)
     return body
