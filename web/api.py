@@ -285,10 +285,10 @@ def checked_setup(body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         raise BadInput(Message.t('web.api.each_player_needs_a_different'), field="players")
     bad = [p for p in players if not info["free_names"] and p not in info["colours"]]
     if bad:
-        raise BadInput(Message(f"Not a colour of this game: {', '.join(bad)}.", f"不是本游戏的颜色：{'、'.join(bad)}。"), field="players")
+        raise BadInput(Message.t("web.api.not_a_colour", colours=tuple(bad)), field="players")
     unknown = [v for v in body.get("variants", []) if v not in info["variants"]]
     if unknown:
-        raise BadInput(Message(f"Unknown variant: {', '.join(unknown)}.", f"未知的变体：{'、'.join(unknown)}。"), field="variants")
+        raise BadInput(Message.t("web.api.unknown_variant", variants=tuple(unknown)), field="variants")
     setup: dict[str, Any] = {"players": list(players)}
     if body.get("board"):
         kit = board_kit(game.id)
@@ -322,7 +322,7 @@ def start_game(game: Any, setup: dict[str, Any], actor: str) -> tuple[Response, 
     try:
         res = ctx().service.new_game(dict(setup, game=game.id), actor)
     except TableRefError as exc:
-        raise BadInput(Message(str(exc), f"无法开始游戏：{exc}")) from None
+        raise BadInput(Message.t("web.api.cannot_start_game", reason=str(exc))) from None
     return _result(res)
 
 

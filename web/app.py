@@ -256,7 +256,7 @@ _HTTP_MESSAGES = {
 
 def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     code = exc.code or 500
-    msg = _HTTP_MESSAGES.get(code, Message(exc.name or "Error", "错误"))
+    msg = _HTTP_MESSAGES.get(code, Message.t("web.app.http_error", name=exc.name or "Error"))
     if request.path.startswith("/api/"):
         resp = jsonify({"ok": False, "error": {"code": f"http_{code}", "message": msg.to_json()}})
         resp.status_code = code
@@ -283,4 +283,4 @@ def service_error(exc: TableRefError) -> WebError:
     """A service-side refusal (bad setup, bad move) as a bilingual 400."""
     from web.errors import BadInput
 
-    return BadInput(Message(str(exc), f"服务拒绝了请求：{exc}"))
+    return BadInput(Message.t("web.app.service_refused", reason=str(exc)))

@@ -270,8 +270,7 @@ class BoardLibrary:
             need = ()
         missing = [s for s in need if s not in have]
         if missing:
-            out.append(Message(f"These spaces have no place on the photo: {', '.join(missing)}.",
-                               f"这些格子还没有在照片上标出位置：{'、'.join(missing)}。"))
+            out.append(Message.t("web.boards.spaces_not_placed", spaces=tuple(missing)))
         return out
 
     def save_capture(self, board: Any, layout: Any, *, overwrite: bool = False, game: str = DEFAULT_GAME) -> dict[str, str]:

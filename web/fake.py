@@ -33,12 +33,12 @@ PIECE_KINDS = {"china": ("house", "emissary", "fortress")}
 CARD_KINDS = {"china": ("violet", "yellow", "orange", "green", "red")}
 
 
-def _ok(en: str, zh: str, **data: Any) -> CommandResult:
-    return CommandResult(True, Message(en, zh), dict(data))
+def _ok(message: Message, **data: Any) -> CommandResult:
+    return CommandResult(True, message, dict(data))
 
 
-def _refused(en: str, zh: str, **data: Any) -> CommandResult:
-    return CommandResult(False, Message(en, zh), dict(data))
+def _refused(message: Message, **data: Any) -> CommandResult:
+    return CommandResult(False, message, dict(data))
 
 
 @dataclass
@@ -113,28 +113,28 @@ class FakeTableService:
         try:
             engine = get_game(game_id)
         except KeyError:
-            return _refused(f"Unknown game {game_id!r}.", f"未知的游戏“{game_id}”。")
+            return _refused(Message.t('web.fake.unknown_game', game_id=game_id))
         options_json = {k: v for k, v in setup.items() if k != "game"}
         try:
             options = SetupOptions.from_json(options_json)
             state = engine.setup(options)
         except (InvalidRecord, KeyError, TypeError) as exc:
-            return _refused(f"Cannot set up the game: {exc}", f"无法开始游戏：{exc}")
+            return _refused(Message.t('web.fake.cannot_set_up_the_game', exc=exc))
         with self._lock:
             self._game, self._options, self._state = engine, options, state
             self._moves, self._flag, self._last_move = [], None, None
             self._history = []
             self._change(svc.NEW_GAME, actor, Message.t('web.fake.new_game', engine=engine.name),
                          {"game": engine.id, "setup": options.to_json()})
-        return _ok("New game started.", "新游戏已开始。")
+        return _ok(Message.t('web.fake.new_game_started'))
 
     def undo(self, actor: str, authorised: bool) -> CommandResult:
         self.undo_requests += 1
         if not authorised:
-            return _refused("Undo needs the admin PIN.", "撤销需要管理员 PIN。")
+            return _refused(Message.t('web.fake.undo_needs_the_admin_pin'))
         with self._lock:
             if self._game is None or not self._moves:
-                return _refused("There is no move to undo.", "没有可以撤销的行动。")
+                return _refused(Message.t('web.fake.there_is_no_move_to'))
             undone = self._moves.pop()
             state = self._game.setup(self._options)  # type: ignore[arg-type]
             for m in self._moves:
@@ -148,18 +148,17 @@ class FakeTableService:
                     break
             self._change(svc.UNDO, actor, Message.t('web.fake.undone', desc=desc),
                          {"move": self._game.move_to_json(undone)})
-        return _ok("The last move was undone.", "上一步已撤销。")
+        return _ok(Message.t('web.fake.the_last_move_was_undone'))
 
     def override(self, actor: str) -> CommandResult:
         with self._lock:
             flag = self._flag
             if flag is None or self._game is None:
-                return _refused("There is no flag to override.", "当前没有需要否决的警告。")
+                return _refused(Message.t('web.fake.there_is_no_flag_to'))
             try:
                 state = self._game.apply_unchecked(self._state, flag.move)
             except (ValueError, IndexError, KeyError, TypeError):
-                return _refused("This move cannot be accepted even by override; take the pieces back.",
-                                "这个行动即使否决警告也无法接受，请收回棋子。")
+                return _refused(Message.t('web.fake.this_move_cannot_be_accepted'))
             self._state = state
             self._moves.append(flag.move)
             self._flag = None
@@ -168,14 +167,13 @@ class FakeTableService:
             self._change(svc.OVERRIDE, actor, Message.t('web.fake.accepted_by_override', desc=desc),
                          {"move": self._game.move_to_json(flag.move), "rules": [v.rule for v in flag.violations]})
             self._after_move()
-        return _ok("The flag was overridden; the move stands.", "警告已被否决，该行动有效。")
+        return _ok(Message.t('web.fake.the_flag_was_overridden_the'))
 
     def declare(self, move: dict[str, Any], actor: str) -> CommandResult:
         return self.play(move, actor=actor)
 
     def signal_turn_done(self, actor: str) -> CommandResult:
-        return _refused("Nothing is waiting for 'turn done' (moves are read from the board).",
-                        "目前不需要“回合结束”（行动从版图读取）。")
+        return _refused(Message.t('web.fake.nothing_is_waiting_for_turn'))
 
     def devices(self) -> dict[str, Any]:
         with self._lock:
@@ -197,7 +195,7 @@ class FakeTableService:
 
     def camera_enrolment(self) -> dict[str, Any]:
         if self._enrolment is None:
-            return {"available": False, "message": {"en": "This table has no camera to enrol.", "zh": "本桌没有可学习的摄像头。"}}
+            return {"available": False, "message": Message.t("web.fake.no_camera_to_enrol").to_json()}
         return self._enrolment.status()
 
     def camera_enrol(self, step: str, actor: str) -> CommandResult:
@@ -254,7 +252,7 @@ class FakeTableService:
             if self._pending_tag and self._pending_tag.get("uid") == uid:
                 self._pending_tag = None
             self._bus.publish(svc.DEVICES, {"enrolled": {"uid": uid, "item": dict(item)}}, self._clock())
-        return _ok(f"Tag {uid} enrolled.", f"标签 {uid} 已登记。")
+        return _ok(Message.t('web.fake.tag_enrolled', uid=uid))
 
     # -- exports (the same shapes as the runtime's) ---------------------------------------------------
     def _walls(self) -> tuple[str | None, str | None]:
@@ -295,14 +293,14 @@ class FakeTableService:
         """A move seen on the table: accepted if legal, else a flag is raised and stays."""
         with self._lock:
             if self._game is None:
-                return _refused("No game is running.", "没有正在进行的游戏。")
+                return _refused(Message.t('web.fake.no_game_is_running'))
             game = self._game
             parsed = game.move_from_json(move) if isinstance(move, Mapping) else move
             self._sensor_frames += 1
             found = game.violations(self._state, parsed)
             if found:
                 if self._flag is not None and self._flag.move == parsed:
-                    return _refused("Still illegal.", "仍然违规。")
+                    return _refused(Message.t('web.fake.still_illegal'))
                 self._raise(parsed, found)
                 return CommandResult(False, found[0].message, {"violations": [v.to_json() for v in found]})
             if self._flag is not None:
@@ -313,15 +311,15 @@ class FakeTableService:
             desc = game.describe_move(parsed)
             self._change(svc.MOVE_ACCEPTED, actor, desc, {"move": game.move_to_json(parsed)})
             self._after_move()
-        return _ok("Move accepted.", "行动已接受。")
+        return _ok(Message.t('web.fake.move_accepted'))
 
     def take_back(self, actor: str = "sensors") -> CommandResult:
         """The players removed the pieces of the illegal move: the flag clears by itself."""
         with self._lock:
             if self._flag is None:
-                return _refused("No flag is raised.", "当前没有警告。")
+                return _refused(Message.t('web.fake.no_flag_is_raised'))
             self._clear(Message.t('web.fake.the_pieces_were_taken_back'), actor)
-        return _ok("Flag cleared.", "警告已解除。")
+        return _ok(Message.t('web.fake.flag_cleared'))
 
     def present_tag(self, uid: str, source: str = "sensor-board", space: str | None = None) -> None:
         """A tag nobody has enrolled was read (the enrolment page shows it)."""
