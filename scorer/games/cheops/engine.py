@@ -178,16 +178,10 @@ class CheopsGame(Game[CheopsState, CheopsMove]):
         state = w.freeze(active=(s.active + 1) % s.n, turn_number=s.turn_number + 1, passes_in_row=passes)
         why = w.ended
         if why is None:
-            if w.passed and s.rules.end_on_first_pass:
-                why = Termination.NO_LEGAL_PLACEMENT
-            elif passes >= s.n:
-                why = Termination.BLOCKED
-            elif not any(state.hand_size) and not any(state.stack_size):
-                why = Termination.DECK_EXHAUSTED
-            elif not can_anyone_place(state):
-                why = Termination.BLOCKED
-            if why is not None:
-                state = replace(state, effects=state.effects + (Effect("end_condition", rules._end_message(why)),))
+            ending = end_of_turn_condition(state, w.passed)
+            if ending is not None:
+                why = ending[0]
+                state = replace(state, effects=state.effects + (Effect("end_condition", ending[1]),))
         if why is not None:
             state = replace(state, finished=why, effects=state.effects + (
                 Effect("game_over", Message("The game is over.", "游戏结束。")),
@@ -198,35 +192,51 @@ class CheopsGame(Game[CheopsState, CheopsMove]):
 
     # -- enumerating moves ------------------------------------------------------------------------
     def legal_moves(self, state: CheopsState) -> Iterator[CheopsMove]:
-        """Every legal turn, lazily: plain placements first, then neighbours and law uses.
+        """Every legal turn, lazily: first the turns without a kept law 10 or 12 (they are few),
+        then those that use one (a law-12 swap multiplies the turns by every pair of treasures).
 
-        Candidates are generated generously and each is kept only if ``violations`` finds nothing.
+        Each turn is spelled one way: a law taken carries its number, a law-12 swap names a kept
+        treasure first and two pyramid spaces in board order, draws name no face. Other spellings
+        of the same turn (a known law's number left out, the pair reversed, a tracked draw's face
+        declared) are legal too and do the same.
+        """
+        return self.legal_turns(state, ())
+
+    def legal_turns(self, state: CheopsState, begun: tuple[Step, ...] = ()) -> Iterator[CheopsMove]:
+        """Every legal turn of the active player that begins with the steps ``begun`` (a turn
+        being declared, or read off the table step by step); ``legal_moves`` is ``begun=()``.
+
+        The turns are the paths of a tree: from a turn begun, ``next_steps`` lists the steps that
+        may follow; a path is a whole turn once it has its step B (or once a step ended the game),
+        and then every way to draw is tried. Each candidate is kept only if ``violations`` finds
+        nothing.
         """
         if state.finished is not None:
             return
         player = state.players[state.active]
-        prefixes: list[tuple[Step, ...]] = [()]
-        work0 = rules.Work(state)
-        p = state.active
-        if state.neighbours_left > 0 and state.cash[p] >= NEIGHBOUR_PRICE:
-            for i in rules.neighbour_spaces(state.tile, state.rules.neighbours_may_touch):
-                for take in take_options(work0, i):
-                    prefixes.append((BuyNeighbour(SpaceId(SPACES[i]), take),))
-            if state.rules.save_neighbour:
-                prefixes.append((BuyNeighbour(None, save=True),))
-        if state.rules.save_neighbour and state.saved_neighbours[p] > 0:
-            for i in rules.neighbour_spaces(state.tile, state.rules.neighbours_may_touch):
-                for take in take_options(work0, i):
-                    prefixes.append((BuyNeighbour(SpaceId(SPACES[i]), take, saved=True),))
         seen: set[CheopsMove] = set()
-        for prefix in prefixes:
-            for steps in _sequences(state, player, prefix, b_done=False, used=frozenset()):
+        for with_laws in (False, True):
+            for steps in _sequences(state, player, tuple(begun), with_laws):
+                if _uses_kept_law(steps) != with_laws:
+                    continue
                 w = rules.resolve(state, Turn(player, steps), check=False)
                 for draws in _draw_options(w, steps):
                     move = Turn(player, steps, draws)
                     if move not in seen and not rules.violations(state, move):
                         seen.add(move)
                         yield move
+
+    def next_steps(self, state: CheopsState, begun: tuple[Step, ...] = ()) -> list[Step]:
+        """The steps that may come next in the active player's turn after ``begun``: each one
+        passes the step checks on the position the earlier steps left. (Whether the turn can
+        then be finished -- a step B after a neighbour -- is judged on the whole turn.)"""
+        if state.finished is not None:
+            return []
+        player = state.players[state.active]
+        w = _partial(state, player, tuple(begun))
+        if w is None or (w.ended is not None and not state.rules.end_after_turn):
+            return []
+        return [s for s in _proposals(w, tuple(begun), True) if _partial(state, player, (*begun, s)) is not None]
 
     # -- results ----------------------------------------------------------------------------------
     def score(self, state: CheopsState) -> Scoreboard:
@@ -531,9 +541,36 @@ def _stack_sizes(given: Any, n: int) -> tuple[int, int, int]:
     return sizes  # type: ignore[return-value]
 
 
+PASS_ROUND = Message("every player passed in succession: no family tile can be placed any more",
+                     "所有玩家依次放弃：再也无法放置家族成员")
+
+
+def end_of_turn_condition(state: CheopsState, passed: bool) -> tuple[Termination, Message] | None:
+    """End condition 3 (rules/cheops.md 7, C3), judged after a whole turn.
+
+    The rulebook's reading: a player who cannot place passes, and the game ends when every
+    player has passed in succession -- so a player who can no longer place still has that pass
+    turn to use laws 10 and 12 (E4). Variant ``end_on_first_pass``: the first pass ends it;
+    variant ``end_when_blocked``: it ends right after the turn that leaves no player able to
+    place (nor to buy a neighbour and then place), or that uses up the last family tile."""
+    r = state.rules
+    if passed and r.end_on_first_pass:
+        return Termination.NO_LEGAL_PLACEMENT, rules._end_message(Termination.NO_LEGAL_PLACEMENT)
+    if state.passes_in_row >= state.n:
+        return Termination.BLOCKED, PASS_ROUND
+    if r.end_when_blocked:
+        if not any(state.hand_size) and not any(state.stack_size):
+            return Termination.DECK_EXHAUSTED, rules._end_message(Termination.DECK_EXHAUSTED)
+        if not can_anyone_place(state):
+            return Termination.BLOCKED, rules._end_message(Termination.BLOCKED)
+    return None
+
+
 def can_anyone_place(state: CheopsState) -> bool:
-    """Could some player still place a family tile (normally or by law 11)? Unknown hands may
-    hold any face, so they count as able whenever any face fits somewhere."""
+    """Could some player still place a family tile on their next turn: normally, by law 11, or
+    after buying a neighbour (step A: 20 piasters and a neighbour left, or a saved one) whose tile
+    gives a new space its support? Unknown hands may hold any face, so they count as able
+    whenever any face fits somewhere."""
     tile = state.tile
     memo: dict[tuple[int, bool], bool] = {}
 
@@ -543,15 +580,37 @@ def can_anyone_place(state: CheopsState) -> bool:
             memo[key] = rules.fits_somewhere(tile, face, support=support)
         return memo[key]
 
+    after_neighbour: list[list[int]] | None = None
     for p in range(state.n):
         if state.hand_size[p] <= 0:
             continue
         hand = state.hands[p]
         faces = rules.hand_faces(hand) if hand is not None else range(len(FACES))
-        support = not (11 in state.held[p]) or state.rules.law11_support
-        if any(fits(f, True) or (not support and fits(f, False)) for f in faces):
+        law11 = 11 in state.held[p] and not state.rules.law11_support
+        if any(fits(f, True) or (law11 and fits(f, False)) for f in faces):
+            return True
+        if not could_buy_neighbour(state, p):
+            continue
+        if after_neighbour is None:
+            after_neighbour = []
+            for i in rules.neighbour_spaces(tile, state.rules.neighbours_may_touch):
+                t2 = list(tile)
+                t2[i] = NEIGHBOUR_TILE
+                after_neighbour.append(t2)
+        # law 11 needs no support, so a neighbour adds nothing to it: only normal placements count
+        if any(rules.fits_somewhere(t2, f) for t2 in after_neighbour for f in faces):
             return True
     return False
+
+
+def could_buy_neighbour(state: CheopsState, p: int) -> bool:
+    """Can player ``p`` place a neighbour on their next turn (step A)? Money changes only on a
+    player's own turn and step A comes first, so it is the cash now. (A law-10 sale during a pass
+    could raise the 20 piasters for a later turn, but when nobody can place, the others' passes
+    that follow complete the closing round first.)"""
+    if state.rules.save_neighbour and state.saved_neighbours[p] > 0:
+        return True
+    return state.neighbours_left > 0 and state.cash[p] >= NEIGHBOUR_PRICE
 
 
 def entries_at_end(state: CheopsState) -> list:
@@ -629,7 +688,7 @@ def take_options(w: rules.Work, i: int) -> list[Take]:
             out += [Take(law=n, table=c) for c in s.colours]
         elif n == 8:
             out += [Take(law=n, remove=r) for r in sorted(w.laws_in_play())]
-            if s.rules.law8_pyramid:
+            if not s.rules.law8_face_up_only:
                 out += [Take(law=n, remove_space=SpaceId(SPACES[j])) for j in range(len(SPACES))
                         if j != i and w.tile[j] == NO_TILE and is_law(w.content[j])]
         else:
@@ -637,39 +696,81 @@ def take_options(w: rules.Work, i: int) -> list[Take]:
     return out
 
 
-def _sequences(state: CheopsState, player: str, steps: tuple[Step, ...], b_done: bool, used: frozenset[int]) -> Iterator[tuple[Step, ...]]:
+def _partial(state: CheopsState, player: str, steps: tuple[Step, ...]) -> rules.Work | None:
+    """The position after the steps of a turn begun, or None if a step breaks a rule."""
     try:
-        w = rules.resolve(state, Turn(player, steps), check=True, partial=True)
+        return rules.resolve(state, Turn(player, steps), check=True, partial=True)
     except rules.TurnError:
+        return None
+
+
+def _uses_kept_law(steps: tuple[Step, ...]) -> bool:
+    return any(isinstance(s, (UseLaw10, UseLaw12)) for s in steps)
+
+
+def _sequences(state: CheopsState, player: str, steps: tuple[Step, ...], with_laws: bool) -> Iterator[tuple[Step, ...]]:
+    """The step sequences of whole turns that begin with ``steps`` (depth first)."""
+    w = _partial(state, player, steps)
+    if w is None:
         return
-    if b_done:
+    ended = w.ended is not None and not state.rules.end_after_turn
+    # a whole turn: it has its step B -- or a step ended the game, and nothing may follow (C2)
+    if steps and (ended or any(isinstance(s, (PlaceTile, UseLaw11, Pass)) for s in steps)):
         yield steps
-    if w.ended is not None and not state.rules.end_after_turn:
+    if ended:
         return
-    p = state.active
-    if not b_done:
-        for step in _b_steps(w):
-            yield from _sequences(state, player, steps + (step,), True, used)
-    for law in (10, 12):
-        if law in w.held[p] and law not in w.acquired and law not in used:
-            for step in _law_steps(w, law):
-                yield from _sequences(state, player, steps + (step,), b_done, used | {law})
+    for step in _proposals(w, steps, with_laws):
+        yield from _sequences(state, player, steps + (step,), with_laws)
 
 
-def _b_steps(w: rules.Work) -> Iterator[Step]:
+def _proposals(w: rules.Work, steps: tuple[Step, ...], with_laws: bool) -> Iterator[Step]:
+    """Candidate next steps after ``steps`` (``w``: the position they left); the rules judge them."""
     s = w.s
+    p = w.p
+    yield from _b_steps(w, steps)
+    if not steps:
+        spaces = rules.neighbour_spaces(w.tile, s.rules.neighbours_may_touch)
+        if w.neighbours_left > 0 and w.cash[p] >= NEIGHBOUR_PRICE:
+            for i in spaces:
+                for take in take_options(w, i):
+                    yield BuyNeighbour(SpaceId(SPACES[i]), take)
+            if s.rules.save_neighbour:
+                yield BuyNeighbour(None, save=True)
+        if s.rules.save_neighbour and w.saved[p] > 0:
+            for i in spaces:
+                for take in take_options(w, i):
+                    yield BuyNeighbour(SpaceId(SPACES[i]), take, saved=True)
+    if with_laws:
+        for law in (10, 12):
+            if law in w.held[p] and law not in w.acquired:  # a law used this turn has left the hand
+                yield from _law_steps(w, law)
+
+
+def _b_steps(w: rules.Work, steps: tuple[Step, ...] = ()) -> Iterator[Step]:
+    """Step B: a tile from the hand, one by law 11, or a pass. With variant ``law11_extra`` a
+    law-11 placement may come on top of the normal one (in either order)."""
+    s = w.s
+    placed = any(isinstance(x, PlaceTile) for x in steps)
+    by_law11 = any(isinstance(x, UseLaw11) for x in steps)
+    passed = any(isinstance(x, Pass) for x in steps)
+    if passed or (placed and by_law11):
+        return
+    if (placed or by_law11) and not s.rules.law11_extra:
+        return
     hand = w.hands[w.p]
     faces = rules.hand_faces(hand) if hand is not None else list(range(len(FACES))) if w.hand_size[w.p] > 0 else []
-    for f in faces:
-        for i in rules.placeable_spaces(w.tile, f):
-            for take in take_options(w, i):
-                yield PlaceTile(FACES[f], SpaceId(SPACES[i]), take)
-    if 11 in w.held[w.p] and 11 not in w.acquired:
+    if not placed:
+        for f in faces:
+            for i in rules.placeable_spaces(w.tile, f):
+                for take in take_options(w, i):
+                    yield PlaceTile(FACES[f], SpaceId(SPACES[i]), take)
+    if not by_law11 and 11 in w.held[w.p] and 11 not in w.acquired:
         for f in faces:
             for i in rules.placeable_spaces(w.tile, f, support=s.rules.law11_support):
                 for take in take_options(w, i):
                     yield UseLaw11(FACES[f], SpaceId(SPACES[i]), take)
-    yield Pass()
+    if not (placed or by_law11):
+        yield Pass()
 
 
 def _law_steps(w: rules.Work, law: int) -> Iterator[Step]:

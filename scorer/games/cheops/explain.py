@@ -2,10 +2,11 @@
 
 What the table shows during a turn: a family tile or a neighbour appears on a pyramid space and
 the treasure or face-down law under it disappears; a sold scarab appears on its colour's price
-table; a law 4-7 appears under a table; a law 8 makes one disappear from under a table; law 12
-moves treasures between open pyramid spaces; law 10 puts a kept scarab on a table. What the table
-does not show -- a kept treasure (it goes in front of the player), the number of a law that is
-not attached to a table, laws 1-3, 8 (unless it removes an attached law), 9-12 taken, a pass, the
+table; a law 4-7 appears under a table; a law 8 makes one disappear from under a table or a
+face-down one from an open pyramid space; law 12 moves treasures between open pyramid spaces;
+law 10 puts a kept scarab on a table. What the table does not show -- a kept treasure (it goes
+in front of the player), the number of a law that is not attached to a table, laws 1-3, 8
+(unless it removes an attached law or one on the pyramid), 9-12 taken, a pass, the
 tiles drawn -- stays open in the explanation: the move carries ``law=None`` where a number is
 needed (the rules then report ``law.undeclared``) and no draws, and the runtime asks the player.
 
@@ -223,6 +224,11 @@ class _Reading:
                 colour, m = next(iter(detached.items()))
                 detached.pop(colour)
                 return Take(law=n, remove=m)
+            covered = {s for s, _ in self.tiles}
+            gone = [s for s, p in lifted.items() if p.kind == "law" and s not in covered]
+            if len(gone) == 1 and not state.rules.law8_face_up_only:  # a face-down law lifted off the pyramid
+                lifted.pop(gone[0])
+                return Take(law=n, remove_space=SpaceId(gone[0]))
             return Take(law=n)  # the removed law is not on the board: to be declared
         if n == 9:
             return Take(law=n, discard=cash < LAW9_PRICE)

@@ -28,8 +28,8 @@ class Take:
     Treasure: ``sell`` (True sell, False keep). Law: ``law`` is its number (required when the
     referee cannot know it: a face-down law), then ``discard`` or the law's own choice:
     ``table`` (colour, laws 4-7), ``remove`` (a law number, law 8) or ``remove_space`` (law 8 on
-    a face-down law, variant ``law8_pyramid``). Laws 1-3 are applied, 9 is paid, 10-12 are kept
-    unless ``discard``.
+    a face-down law on the pyramid; not with variant ``law8_face_up_only``). Laws 1-3 are
+    applied, 9 is paid, 10-12 are kept unless ``discard``.
     """
 
     sell: bool | None = None
@@ -221,7 +221,7 @@ _TAKE_PROPS: dict[str, Any] = {
     "discard": {"type": "boolean", "description": "law: discard it instead of using/keeping/paying"},
     "table": {"type": "string", "description": "laws 4-7: the colour of the price table it is attached to"},
     "remove": {"enum": list(LAW_NUMBERS), "description": "law 8: the number of the law removed from play"},
-    "remove_space": {**_SPACE, "description": "law 8 (variant law8_pyramid): a face-down law removed from this space"},
+    "remove_space": {**_SPACE, "description": "law 8: a face-down law removed from this pyramid space (not with variant law8_face_up_only)"},
 }
 
 

@@ -269,6 +269,8 @@ def resolve(state: CheopsState, move: Turn, *, check: bool, partial: bool = Fals
                 _fail([_no_step_b()])
             _fail(_check_draws(w, move))
         _apply_draws(w, move.draws)
+    elif check and not partial:
+        _fail(_check_draws(w, move))  # E9: draws in the turn that ended the game are checked, then ignored
     return w
 
 
@@ -649,9 +651,13 @@ def _check_law_use(w: Work, n: int, take: Take, space: str, spent: int = 0, used
                 return [_v("law.remove_not_in_play", f"Law {take.remove} is not in play (not in force, under a table or in a hand).",
                            f"{take.remove} 号律法不在场上（未生效、不在价格表下、也不在玩家手中）。", (space,))]
         else:
-            if not s.rules.law8_pyramid:
-                return [_v("law.remove_space_variant", "Removing a face-down law from the pyramid needs the variant law8_pyramid.",
-                           "移除金字塔上背面朝上的律法需要启用 law8_pyramid 变体规则。", (space,))]
+            if s.rules.law8_face_up_only:
+                return [_v("law.remove_space_variant",
+                           "With variant law8_face_up_only, law 8 removes only a face-up law (in force, under a table or in a hand), "
+                           "not a face-down law on the pyramid.",
+                           "启用 law8_face_up_only 变体规则时，8 号律法只能移除正面朝上的律法（已生效、在价格表下或在玩家手中），"
+                           "不能移除金字塔上背面朝上的律法。", (space,),
+                           ("Name a face-up law, or discard law 8.", "请指明一个正面朝上的律法，或弃掉 8 号律法。"))]
             if take.remove_space == space:  # not covered yet while checked, but that is law 8 itself
                 return [_v("law.remove_not_in_play",
                            f"Law 8 itself lay on {space}; it removes another face-down law on the pyramid.",

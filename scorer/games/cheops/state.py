@@ -49,7 +49,8 @@ class CheopsRules:
     """
 
     end_after_turn: bool = False  # C2: the game ends at the end of the triggering turn, not at once
-    end_on_first_pass: bool = False  # C3: the game ends as soon as a player cannot place
+    end_on_first_pass: bool = False  # C3: the game ends as soon as a player passes
+    end_when_blocked: bool = False  # C3: the game ends once no player can place, without the closing round of passes
     save_neighbour: bool = False  # C4: a bought neighbour may be kept for a later turn
     neighbours_may_touch: bool = False  # C5: neighbour tiles may be adjacent to each other
     x_own_count: bool = False  # C6: "X n" counts the holder's own treasures, not all players'
@@ -62,7 +63,7 @@ class CheopsRules:
     tiebreak_cash: bool = False  # C19: a tie for richest goes to the tied player with more cash
     value_last_covered: bool = False  # C21: end value is the last covered entry, not the topmost uncovered
     law11_extra: bool = False  # C22: law 11 is an extra placement, not a replacement for step B
-    law8_pyramid: bool = False  # E1: law 8 may also remove a face-down law from the pyramid
+    law8_face_up_only: bool = False  # E1: law 8 may not remove a face-down law still on the pyramid
     start_cash: int = 0  # C9
     neighbours: int = 4  # C10
     track_tiles: bool = False
@@ -70,6 +71,7 @@ class CheopsRules:
     VARIANTS = (
         "end_after_turn",
         "end_on_first_pass",
+        "end_when_blocked",
         "save_neighbour",
         "neighbours_may_touch",
         "x_own_count",
@@ -82,7 +84,7 @@ class CheopsRules:
         "tiebreak_cash",
         "value_last_covered",
         "law11_extra",
-        "law8_pyramid",
+        "law8_face_up_only",
     )
 
 

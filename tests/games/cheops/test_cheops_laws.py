@@ -9,10 +9,11 @@ import pytest
 
 from cheops_helpers import fresh, position, rules_broken
 from scorer.core.results import Termination
-from scorer.games.cheops import GAME, BuyNeighbour, Draw, Pass, PlaceTile, Take, Turn, UseLaw10, UseLaw11, UseLaw12
+from scorer.games.cheops import GAME, BuyNeighbour, Draw, Pass, PlaceTile, Take, Turn, UseLaw10, UseLaw11, UseLaw12, rules
 from scorer.games.cheops.data import SPACE_INDEX, SPACES
-from scorer.games.cheops.engine import final_scoring
-from scorer.games.cheops.state import LAW_HIDDEN
+from scorer.games.cheops.engine import final_scoring, take_options
+from scorer.games.cheops.rules import placeable_spaces
+from scorer.games.cheops.state import LAW_HIDDEN, NEIGHBOUR_TILE
 
 SELL, KEEP = Take(sell=True), Take(sell=False)
 
@@ -110,23 +111,39 @@ def test_law8_removes_a_law_under_a_table_or_in_a_hand():
     assert rules_broken(s, turn(PlaceTile("A", "r11c1", Take(law=8, table="red")))) == {"law.resolution_invalid"}
 
 
-def test_law8_on_the_pyramid_needs_the_variant():
+def test_law8_removes_a_face_down_law_from_the_pyramid_by_default():
+    """The seed: law 8 removes a law "from the board, from a player's hand or from under a price
+    table" (可以從場上、玩家手上或是價格表上); a face-down law on the pyramid is on the board."""
     s = position(content={"r11c1": 8, "r11c5": "law"})
     move = turn(PlaceTile("A", "r11c1", Take(law=8, remove_space="r11c5")))
-    assert rules_broken(s, move) == {"law.remove_space_variant"}
-    s2 = position(fresh(variants=["law8_pyramid"]), content={"r11c1": 8, "r11c5": "law"})
-    after = GAME.apply(s2, move)
-    assert after.content[SPACE_INDEX["r11c5"]] == -1
+    assert rules_broken(s, move) == set()
+    assert Take(law=8, remove_space="r11c5") in take_options(rules.Work(s), SPACE_INDEX["r11c1"])
+    after = GAME.apply(s, move)
+    assert after.content[SPACE_INDEX["r11c5"]] == -1 and 8 in after.out_of_play
     # the emptied space can still be covered; nothing is taken there
     after2 = GAME.apply(after, turn(PlaceTile("B", "r11c5"), player="red"))
     assert after2.cash == after.cash
     assert rules_broken(after, turn(PlaceTile("B", "r11c5", SELL), player="red")) == {"take.nothing_there"}
+    # a known (seeded) law on the pyramid is face down as well, and goes out of play
+    s3 = position(content={"r11c1": 8, "r11c5": 12})
+    after3 = GAME.apply(s3, move)
+    assert 12 in after3.out_of_play and after3.content[SPACE_INDEX["r11c5"]] == -1
+
+
+def test_law8_face_up_only_variant_keeps_the_old_reading():
+    s = position(fresh(variants=["law8_face_up_only"]), content={"r11c1": 8, "r11c5": "law"}, held={"red": [11]})
+    move = turn(PlaceTile("A", "r11c1", Take(law=8, remove_space="r11c5")))
+    found = GAME.violations(s, move)
+    assert [v.rule for v in found] == ["law.remove_space_variant"]
+    assert "law8_face_up_only" in found[0].message.en and "背面朝上" in found[0].message.zh and found[0].fix is not None
+    assert all(t.remove_space is None for t in take_options(rules.Work(s), SPACE_INDEX["r11c1"]))
+    assert rules_broken(s, turn(PlaceTile("A", "r11c1", Take(law=8, remove=11)))) == set()
 
 
 def test_law8_on_the_pyramid_cannot_remove_its_own_space():
-    """Regression: with law8_pyramid, law 8 naming the space it was taken from passed the check (the
-    space is not covered yet while the step is checked) and put a bogus law -101 out of play."""
-    s = position(fresh(variants=["law8_pyramid"]), content={"r11c1": 8, "r11c5": "law"})
+    """Regression: with law 8 on the pyramid, law 8 naming the space it was taken from passed the
+    check (the space is not covered yet while the step is checked) and put a bogus law -101 out of play."""
+    s = position(content={"r11c1": 8, "r11c5": "law"})
     own = turn(PlaceTile("A", "r11c1", Take(law=8, remove_space="r11c1")), draws=[0])
     found = GAME.violations(s, own)
     assert [v.rule for v in found] == ["law.remove_not_in_play"]
@@ -363,12 +380,103 @@ def _crowded(state, hands):
     return position(state, tiles=tiles, hands=hands)
 
 
-def test_game_blocks_when_no_one_can_place():
+def test_game_ends_after_a_closing_round_of_passes():
+    """C3 by the rulebook: a player who cannot place passes, and the game ends when every player
+    has passed in succession -- not at once when nobody can place. A passing player may still use
+    law 10 in that turn (E4), so the sale is not lost."""
     s = _crowded(fresh(), {"blue": "B", "red": "A", "green": "AA"})
+    red = colour(s, "red")
+    s = position(s, held={"green": [10]}, kept={"green": {"red": 1}})
+    after = GAME.apply(s, Turn("blue", (PlaceTile("B", "r2c2", SELL),)))
+    assert after.finished is None and GAME.turn(after).active == ("red",)
+    mid = GAME.apply(after, Turn("red", (Pass(),)))
+    assert mid.finished is None and mid.passes_in_row == 1
+    mid = GAME.apply(mid, Turn("green", (Pass(), UseLaw10("red"))))
+    assert mid.finished is None and mid.cash[2] == 10 and mid.kept[2][red] == 0 and mid.covered[red] == after.covered[red] + 1
+    end = GAME.apply(mid, Turn("blue", (Pass(),)))
+    assert end.finished == Termination.BLOCKED and end.passes_in_row == 3
+    assert any(e.kind == "end_condition" and "passed in succession" in e.message.en and "依次放弃" in e.message.zh
+               for e in end.effects)
+    assert rules_broken(end, Turn("red", (Pass(),))) == {"game.over"}
+    # a placement between the passes starts the count again
+    s2 = _crowded(fresh(), {"blue": "B", "red": "A", "green": "B"})
+    s2 = replace(s2, active=1)
+    s2 = GAME.apply(s2, Turn("red", (Pass(),)))
+    s2 = GAME.apply(s2, Turn("green", (PlaceTile("B", "r2c2", SELL),)))
+    assert s2.passes_in_row == 0 and s2.finished is None
+
+
+def test_closing_passes_replay_from_a_record():
+    """Regression: the record of a game that ends by the closing round was refused as game.over at
+    the first of those passes, since the engine had already ended the game."""
+    from scorer.core.game import SetupOptions
+    from scorer.games.cheops.simulate import random_game
+    from scorer.records import parse_record, replay, to_record
+
+    for seed in range(12):
+        setup, moves, final = random_game(seed, 3)
+        if final.finished == Termination.BLOCKED:
+            break
+    else:
+        pytest.fail("no random game among 12 ended by the closing round of passes")
+    assert all(m.step_b == Pass() for m in moves[-3:])
+    result = replay(parse_record(to_record(GAME, SetupOptions.from_json(setup), moves)))
+    assert result.ok and result.state.finished == Termination.BLOCKED
+
+
+def _neighbour_example(variants=()):
+    """Issue 13, part 1: row 11 ``D C B A C D C A B N B``, row 10 ``A . N . B A B . D C``; green is
+    about to put B on r9c9. Nobody holds a face that fits anywhere then, but blue (A A B B, 50
+    piasters, 2 neighbours left) can buy a neighbour for r10c8 and then put A on r9c8."""
+    tiles = {}
+    for c, t in enumerate("D C B A C D C A B N B".split(), 1):
+        tiles[f"r11c{c}"] = "neighbour" if t == "N" else t
+    for c, t in enumerate("A . N . B A B . D C".split(), 1):
+        if t != ".":
+            tiles[f"r10c{c}"] = "neighbour" if t == "N" else t
+    s = position(fresh(variants=variants), tiles=tiles, hands={"blue": "AABB", "red": "AABB", "green": "AABB"},
+                 cash={"blue": 50}, active="green")
+    return replace(s, neighbours_left=2)
+
+
+NEIGHBOUR_THEN_A = Turn("blue", (BuyNeighbour("r10c8", SELL), PlaceTile("A", "r9c8", SELL)))
+
+
+@pytest.mark.parametrize("variants", [(), ("end_when_blocked",)])
+def test_game_goes_on_while_a_neighbour_would_let_a_player_place(variants):
+    """Regression (issue 13): the blocked test ignored step A and ended the game although blue could
+    still buy a neighbour and then place a family tile normally."""
+    s = _neighbour_example(variants)
+    after = GAME.apply(s, Turn("green", (PlaceTile("B", "r9c9", SELL),)))
+    assert after.finished is None
+    assert not any(placeable_spaces(after.tile, f) for f in range(2))  # no A or B fits without step A
+    assert rules_broken(after, NEIGHBOUR_THEN_A) == set()
+    assert NEIGHBOUR_THEN_A in set(GAME.legal_moves(after))
+    assert rules_broken(after, Turn("blue", (Pass(),))) == set()  # step A is optional
+    done = GAME.apply(after, NEIGHBOUR_THEN_A)
+    assert done.tile[SPACE_INDEX["r10c8"]] == NEIGHBOUR_TILE and done.cash[0] == 50 - 20 + 20
+
+
+def test_end_when_blocked_counts_step_a_only_when_it_can_be_paid():
+    s = _neighbour_example(("end_when_blocked",))
+    green_b = Turn("green", (PlaceTile("B", "r9c9", SELL),))
+    poor = position(s, cash={"blue": 15})
+    assert GAME.apply(poor, green_b).finished == Termination.BLOCKED
+    assert GAME.apply(replace(s, neighbours_left=0), green_b).finished == Termination.BLOCKED
+    # a neighbour saved earlier (variant save_neighbour) costs nothing now
+    saved = replace(_neighbour_example(("end_when_blocked", "save_neighbour")), cash=(15, 0, 0), saved_neighbours=(1, 0, 0))
+    after = GAME.apply(saved, green_b)
+    assert after.finished is None
+    assert rules_broken(after, Turn("blue", (BuyNeighbour("r10c8", SELL, saved=True), PlaceTile("A", "r9c8", SELL)))) == set()
+
+
+def test_end_when_blocked_variant_ends_at_once():
+    s = _crowded(fresh(variants=["end_when_blocked"]), {"blue": "B", "red": "A", "green": "AA"})
     after = GAME.apply(s, Turn("blue", (PlaceTile("B", "r2c2", SELL),)))
     assert after.finished == Termination.BLOCKED
+    assert any("no family tile can be placed" in e.message.en for e in after.effects)
     # untracked hands: unknown hands could hold a face that fits, so play goes on until all pass
-    s2 = _crowded(fresh(), {"blue": "B"})
+    s2 = _crowded(fresh(variants=["end_when_blocked"]), {"blue": "B"})
     s2 = replace(s2, hands=(s2.hands[0], None, None))
     mid = GAME.apply(s2, Turn("blue", (PlaceTile("B", "r2c2", SELL),)))
     assert mid.finished is None
@@ -395,11 +503,18 @@ def test_pyramid_empty_ends_the_game():
     assert after.finished == Termination.PYRAMID_COMPLETE
 
 
-def test_tiles_exhausted_ends_the_game():
+def test_tiles_exhausted_ends_by_the_closing_round_or_at_once_with_the_variant():
     s = position(hands={"blue": "A", "red": "", "green": ""})
     s = replace(s, stack_size=(0, 0, 0), stack_faces=(0, 0, 0, 0))
     after = GAME.apply(s, Turn("blue", (PlaceTile("A", "r11c1", KEEP),)))
-    assert after.finished == Termination.DECK_EXHAUSTED
+    assert after.finished is None  # nobody holds a tile: three passes follow
+    for player in ("red", "green"):
+        after = GAME.apply(after, Turn(player, (Pass(),)))
+    assert after.finished is None
+    assert GAME.apply(after, Turn("blue", (Pass(),))).finished == Termination.BLOCKED
+    s2 = replace(position(fresh(variants=["end_when_blocked"]), hands={"blue": "A", "red": "", "green": ""}),
+                 stack_size=(0, 0, 0), stack_faces=(0, 0, 0, 0))
+    assert GAME.apply(s2, Turn("blue", (PlaceTile("A", "r11c1", KEEP),))).finished == Termination.DECK_EXHAUSTED
 
 
 # -- scoring options (C7, C8, C19, C21) -------------------------------------------------------------

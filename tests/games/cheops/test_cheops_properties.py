@@ -21,8 +21,9 @@ from scorer.games.cheops.state import EMPTY, LAW_BASE, NEIGHBOUR_TILE, NO_TILE, 
 from scorer.records import parse_record, replay, to_record
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-PLAY_VARIANTS = ("end_after_turn", "end_on_first_pass", "neighbours_may_touch", "law4_full_keep", "law11_support",
-                 "law12_laws", "law11_extra", "law8_pyramid", "market_laws_stack", "x_own_count", "jokers_not_counted")
+PLAY_VARIANTS = ("end_after_turn", "end_on_first_pass", "end_when_blocked", "neighbours_may_touch", "law4_full_keep",
+                 "law11_support", "law12_laws", "law11_extra", "law8_face_up_only", "market_laws_stack", "x_own_count",
+                 "jokers_not_counted")
 
 
 def check_invariants(state) -> None:

@@ -99,6 +99,22 @@ def test_explain_face_down_law_needs_a_declaration():
     assert {v.rule for v in best.violations} == {"law.undeclared"}
 
 
+def test_explain_law8_lifting_a_face_down_law_off_the_pyramid():
+    """Law 8 may remove a face-down law on the pyramid (issue 13): the table shows it as a law gone
+    from an open space, which explain reads as law 8's target."""
+    s = position(content={"r11c2": 8, "r11c6": "law"})
+    board = GAME.visible_board(s)
+    after = (board.with_removed("r11c2", Piece(N, "law")).with_added("r11c2", Piece(N, "family-C"))
+             .with_removed("r11c6", Piece(N, "law")))
+    best = GAME.explain(s, after)[0]
+    assert best.legal and best.complete and not best.residual
+    assert best.moves[0].steps == (PlaceTile("C", "r11c2", Take(law=8, remove_space="r11c6")),)
+    # with the old reading the lifted law stays unexplained
+    old = position(fresh(variants=["law8_face_up_only"]), content={"r11c2": 8, "r11c6": "law"})
+    best = GAME.explain(old, after)[0]
+    assert best.residual.removed == (("r11c6", Piece(N, "law"), 1),)
+
+
 def test_explain_law12_swap():
     s = position(content={"r11c1": "red", "r11c2": "blue"}, held={"blue": [12]})
     board = GAME.visible_board(s)
