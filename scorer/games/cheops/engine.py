@@ -80,7 +80,7 @@ def law_kind(n: int) -> str:
 
 class CheopsGame(Game[CheopsState, CheopsMove]):
     id = "cheops"
-    name = Message("Cheops", "胡夫金字塔（Cheops）")
+    name = Message.t('cheops.engine.cheops')
     min_players = 2
     max_players = 5
 
@@ -184,9 +184,8 @@ class CheopsGame(Game[CheopsState, CheopsMove]):
                 state = replace(state, effects=state.effects + (Effect("end_condition", ending[1]),))
         if why is not None:
             state = replace(state, finished=why, effects=state.effects + (
-                Effect("game_over", Message("The game is over.", "游戏结束。")),
-                Effect("final_scoring", Message("Final scoring: cash plus kept treasures at their price-table values.",
-                                                "最终计分：现金加上按价格表计算的保留宝藏。")),
+                Effect("game_over", Message.t('cheops.engine.the_game_is_over')),
+                Effect("final_scoring", Message.t('cheops.engine.final_scoring_cash_plus_kept')),
             ))
         return state
 
@@ -262,12 +261,12 @@ class CheopsGame(Game[CheopsState, CheopsMove]):
             return None
         winners, by_tiebreak = winners_from(self.score(state))
         if len(winners) > 1:
-            reason = (Message("Shared victory: equal totals and equal cash.", "共同胜利：总额相同且现金相同。") if state.rules.tiebreak_cash
-                      else Message("Shared victory: equal totals (C19).", "共同胜利：总额相同。"))
+            reason = (Message.t('cheops.engine.shared_victory_equal_totals_and') if state.rules.tiebreak_cash
+                      else Message.t('cheops.engine.shared_victory_equal_totals_c19'))
         elif by_tiebreak:
-            reason = Message("Won on the tie-break: more cash.", "按平局规则获胜：现金更多。")
+            reason = Message.t('cheops.engine.won_on_the_tie_break')
         else:
-            reason = Message("Richest player: cash plus kept treasures.", "最富有的玩家：现金加保留的宝藏。")
+            reason = Message.t('cheops.engine.richest_player_cash_plus_kept')
         return Outcome(state.finished, winners, reason, by_tiebreak and len(winners) == 1)
 
     # -- sensors ------------------------------------------------------------------------------------
@@ -541,8 +540,7 @@ def _stack_sizes(given: Any, n: int) -> tuple[int, int, int]:
     return sizes  # type: ignore[return-value]
 
 
-PASS_ROUND = Message("every player passed in succession: no family tile can be placed any more",
-                     "所有玩家依次放弃：再也无法放置家族成员")
+PASS_ROUND = Message.t('cheops.engine.every_player_passed_in_succession')
 
 
 def end_of_turn_condition(state: CheopsState, passed: bool) -> tuple[Termination, Message] | None:
@@ -643,14 +641,9 @@ def unchecked(state: CheopsState, res: scoring.Result) -> tuple[Unchecked, ...]:
             f"Price tables {', '.join(prov)} are provisional (invented values): treasure values are not the printed ones.",
             f"价格表 {'、'.join(prov)} 是临时数据（推测的数值）：宝藏价值不是印刷的数值。")))
     if state.board.provisional:
-        out.append(Unchecked("board.provisional", Message(
-            "The eye (law) spaces and scarab colours are provisional: they are invented, not read off a real board.",
-            "律法（眼睛）格子的位置和圣甲虫颜色是临时数据：是推测的，不是从真实版图读取的。")))
+        out.append(Unchecked("board.provisional", Message.t('cheops.engine.the_eye_law_spaces_and')))
     if state.unchecked_faces or state.unchecked_passes:
-        out.append(Unchecked("tiles.hands", Message(
-            f"Hands are not tracked: {state.unchecked_faces} placement(s) were not checked against the hand, "
-            f"and {state.unchecked_passes} pass(es) were not checked (a player may pass only when no tile fits).",
-            f"没有记录手中的板块：{state.unchecked_faces} 次放置没有核对手牌，{state.unchecked_passes} 次放弃没有核对（只有无处可放时才能放弃）。")))
+        out.append(Unchecked("tiles.hands", Message.t('cheops.engine.hands_are_not_tracked_placement', unchecked_faces=state.unchecked_faces, unchecked_passes=state.unchecked_passes)))
     for p, c in enumerate(res.joker_colour):
         if c is not None:
             colour = state.colours[c]

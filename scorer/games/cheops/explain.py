@@ -49,7 +49,7 @@ def explain(game: "CheopsGame", state: CheopsState, sensed: Board) -> tuple[Expl
     if not diff:
         return (Explanation(moves=(), complete=False),)
     if state.finished is not None:
-        over = Violation("game.over", Message("The game is over; the board changed.", "游戏已经结束，但版图变了。"))
+        over = Violation("game.over", Message.t('cheops.explain.the_game_is_over_the'))
         return (Explanation((), True, (over,), diff, 100.0),)
     reading = _Reading(state, diff)
     candidates = [reading.build(order) for order in reading.orders()]
