@@ -22,7 +22,7 @@ from scorer.core.boardkit import (
     resolve_id,
 )
 from scorer.core.types import InvalidRecord, Message
-from scorer.games.cheops.data import FACE_ZH, FACES, ROWS, SHIPPED_BOARD, SPACES, board_from_json, board_problems
+from scorer.games.cheops.data import FACES, ROWS, SHIPPED_BOARD, SPACES, board_from_json, board_problems, face_name
 
 TREASURE_HEX = {"red": "#c83228", "blue": "#2855c8", "green": "#28964a", "yellow": "#f0c828", "white": "#f2f2ea",
                 "black": "#202022"}
@@ -84,7 +84,7 @@ class CheopsBoardKit(BoardKit):
                 geo["texts"].append({"x": s["x"], "y": s["y"] + 4, "state": "market_price",
                                      "label": Message.t("boards.cheops.market_price").to_json()})
         pieces: dict[str, Any] = {f"family-{f}": {"shape": "tile", "fill": TILE_HEX, "size": 36,
-                                                  "label": Message(f, FACE_ZH[f]).to_json()} for f in FACES}
+                                                  "label": face_name(f).to_json()} for f in FACES}
         pieces["neighbour"] = {"shape": "tile", "fill": "#cfe3f2", "size": 36, "label": Message.t("boards.cheops.neighbour_short").to_json()}
         pieces["law"] = {"shape": "tile", "fill": LAW_HEX, "size": 30, "label": "?"}
         pieces["law-*"] = {"shape": "tile", "fill": LAW_HEX, "size": 30, "label": "{suffix}"}

@@ -25,7 +25,6 @@ from scorer.core.types import InvalidRecord, Message
 
 ROWS = 11
 FACES = ("A", "B", "C", "D")
-FACE_ZH = {"A": "甲", "B": "乙", "C": "丙", "D": "丁"}
 NEIGHBOUR = "neighbour"
 TREASURES_PER_COLOUR = 11  # one of them marks the price column
 TILES_PER_FACE = 16
@@ -34,6 +33,16 @@ LAWS_IN_GAME = 6
 TABLES_PER_TYPE = {"I": 6, "II": 6, "III": 4}
 DRAWN_PER_TYPE = {"I": 2, "II": 2, "III": 2}
 SHIPPED_BOARD = "cheops"
+
+
+def face_name(face: str) -> Message:
+    """A family face's printed name ("A" / "甲"; catalogue key ``cheops.face.<face>``)."""
+    return Message.t(f"cheops.face.{face}")
+
+
+def face_label(face: str) -> Message:
+    """A family tile as texts name it ("family tile A" / "家族成员甲（A）"; ``cheops.face_label.<face>``)."""
+    return Message.t(f"cheops.face_label.{face}")
 
 
 def space_id(row: int, col: int) -> str:
@@ -98,8 +107,13 @@ class CheopsBoard:
         object.__setattr__(self, "eye_index", frozenset(SPACE_INDEX[s] for s in self.eye_spaces))
         object.__setattr__(self, "colour_index", {c: i for i, c in enumerate(self.colours)})
 
+    def colour_name(self, colour: str) -> Message:
+        """A treasure colour's name as the board file gives it ("red" / "红")."""
+        return Message.of({"en": colour, "zh": self.colour_zh.get(colour, colour)})
+
     def colour_label(self, colour: str) -> Message:
-        return Message(colour, self.colour_zh.get(colour, colour) + "色")
+        """A treasure colour as texts name it ("red" / "红色"; ``cheops.treasure_colour``)."""
+        return Message.t("cheops.treasure_colour", colour=self.colour_name(colour))
 
 
 def board_problems(doc: Mapping[str, Any]) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any, Iterator, Mapping
 
 from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
-from scorer.core.types import Board, InvalidRecord, Message, Piece, SpaceId, Violation
+from scorer.core.types import Board, InvalidRecord, Message, Piece, SpaceId, Violation, player_label
 from scorer.games.cheops import moves as mv
 from scorer.games.cheops import rules, scoring
 from scorer.games.cheops.data import (
@@ -344,16 +344,13 @@ class CheopsGame(Game[CheopsState, CheopsMove]):
         }
 
     def describe_move(self, move: CheopsMove) -> Message:
-        pen, pzh = rules.player_label(move.player)
-        en, zh = [], []
-        for s in move.steps:
-            e, z = _describe_step(s)
-            en.append(e)
-            zh.append(z)
+        parts = [_describe_step(s) for s in move.steps]
         if move.draws:
-            en.append(f"draws from stack {', '.join(str(d.stack) for d in move.draws)}")
-            zh.append(f"从第 {'、'.join(str(d.stack) for d in move.draws)} 堆补板块")
-        return Message(f"{pen}: " + "; ".join(en), f"{pzh}：" + "；".join(zh))
+            parts.append(Message.t("cheops.describe.draws", stacks=tuple(d.stack for d in move.draws)))
+        steps: Message | str = parts[0] if parts else ""
+        for part in parts[1:]:
+            steps = Message.t("list.semicolon", a=steps, b=part)
+        return Message.t("cheops.describe.move", player=player_label(move.player), steps=steps)
 
     def state_to_json(self, state: CheopsState) -> dict[str, Any]:
         return {
@@ -402,33 +399,36 @@ def _content_label(state: CheopsState, code: int) -> str | None:
     return LAW_FACE_DOWN if code == LAW_HIDDEN else law_kind(code - LAW_BASE)
 
 
-def _describe_step(s: Step) -> tuple[str, str]:
-    def take_text(t: Take) -> tuple[str, str]:
-        if t.sell is not None:
-            return (", sells it", "，出售") if t.sell else (", keeps it", "，保留")
-        if t.law is not None:
-            how = " (discarded)" if t.discard else f" under the {t.table} table" if t.table else f", removes law {t.remove}" if t.remove else ""
-            howz = "（弃掉）" if t.discard else f"放在 {t.table} 价格表下" if t.table else f"，移除 {t.remove} 号律法" if t.remove else ""
-            return f", takes law {t.law}{how}", f"，拿到 {t.law} 号律法{howz}"
-        return "", ""
+def _take_text(t: Take) -> Message | str:
+    """What a step took, as the tail of its description ("" when it took nothing)."""
+    if t.sell is not None:
+        return Message.t("cheops.describe.sells" if t.sell else "cheops.describe.keeps")
+    if t.law is None:
+        return ""
+    if t.discard:
+        return Message.t("cheops.describe.takes_law.discarded", law=t.law)
+    if t.table:
+        return Message.t("cheops.describe.takes_law.table", law=t.law, table=t.table)
+    if t.remove:
+        return Message.t("cheops.describe.takes_law.removes", law=t.law, remove=t.remove)
+    return Message.t("cheops.describe.takes_law", law=t.law)
 
+
+def _describe_step(s: Step) -> Message:
     if isinstance(s, (PlaceTile, UseLaw11)):
-        e, z = take_text(s.take)
-        via = " by law 11" if isinstance(s, UseLaw11) else ""
-        viaz = "（使用 11 号律法）" if isinstance(s, UseLaw11) else ""
-        return f"{s.tile} on {s.space}{via}{e}", f"把 {s.tile} 放在 {s.space}{viaz}{z}"
+        key = "cheops.describe.place.law11" if isinstance(s, UseLaw11) else "cheops.describe.place"
+        return Message.t(key, tile=s.tile, space=s.space, take=_take_text(s.take))
     if isinstance(s, BuyNeighbour):
         if s.save:
-            return "buys a neighbour and saves it", "购买一个邻居并保留"
-        e, z = take_text(s.take)
-        return f"neighbour on {s.space}{e}", f"邻居放在 {s.space}{z}"
+            return Message.t("cheops.describe.neighbour_saved")
+        return Message.t("cheops.describe.neighbour", space=s.space, take=_take_text(s.take))
     if isinstance(s, Pass):
-        return "passes", "放弃"
+        return Message.t("cheops.describe.pass")
     if isinstance(s, UseLaw10):
-        return f"sells a kept {s.colour} treasure by law 10", f"用 10 号律法出售一个保留的 {s.colour} 宝藏"
+        return Message.t("cheops.describe.law10", colour=s.colour)
     if isinstance(s, UseLaw12):
-        return f"swaps {s.first} and {s.second} by law 12", f"用 12 号律法交换 {s.first} 和 {s.second}"
-    return repr(s), repr(s)
+        return Message.t("cheops.describe.law12", first=s.first, second=s.second)
+    return Message.t("name.as_given", name=repr(s))
 
 
 def _tables(given: Any, board: CheopsBoard, catalog: PriceTables, rng: random.Random | None):
@@ -637,9 +637,7 @@ def unchecked(state: CheopsState, res: scoring.Result) -> tuple[Unchecked, ...]:
     out = []
     prov = [t.id for t in state.tables if t.provisional]
     if prov:
-        out.append(Unchecked("price_tables.provisional", Message(
-            f"Price tables {', '.join(prov)} are provisional (invented values): treasure values are not the printed ones.",
-            f"价格表 {'、'.join(prov)} 是临时数据（推测的数值）：宝藏价值不是印刷的数值。")))
+        out.append(Unchecked("price_tables.provisional", Message.t("cheops.engine.price_tables_provisional", tables=tuple(prov))))
     if state.board.provisional:
         out.append(Unchecked("board.provisional", Message.t('cheops.engine.the_eye_law_spaces_and')))
     if state.unchecked_faces or state.unchecked_passes:
@@ -647,9 +645,8 @@ def unchecked(state: CheopsState, res: scoring.Result) -> tuple[Unchecked, ...]:
     for p, c in enumerate(res.joker_colour):
         if c is not None:
             colour = state.colours[c]
-            out.append(Unchecked("law9.joker_colour", Message(
-                f"{state.players[p]}'s law-9 joker is counted as {colour}, the best colour for them; they may name another.",
-                f"{state.players[p]} 的 9 号律法百搭宝藏按对其最有利的 {state.board.colour_zh.get(colour, colour)}色 计算；玩家可以另选颜色。")))
+            out.append(Unchecked("law9.joker_colour", Message.t("cheops.engine.law9_joker_colour", player=player_label(state.players[p]),
+                                                                colour=state.board.colour_name(colour))))
     return tuple(out)
 
 

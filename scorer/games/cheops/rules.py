@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from scorer.core.results import Termination
-from scorer.core.types import Colour, Message, SpaceId, Violation, violation
-from scorer.games.cheops.data import ADJACENT, BELOW, FACE_ZH, FACES, ROW_OF, SPACE_INDEX, SPACES
+from scorer.core.types import Message, SpaceId, Violation, player_label, violation
+from scorer.games.cheops.data import ADJACENT, BELOW, FACES, ROW_OF, SPACE_INDEX, SPACES, face_label
 from scorer.games.cheops.moves import (
     KEPT_PREFIX,
     BuyNeighbour,
@@ -46,28 +46,9 @@ from scorer.games.cheops.state import (
     law_code,
 )
 
-LAW_NAME_ZH = "律法"
-
-
 def _v(rule: str, message: Message | str, *rest: Any, fix: Message | tuple[str, str] | None = None) -> Violation:
     """``_v(rule, Message.t(key, ...), spaces, fix=Message.t(...))``; see scorer.core.types.violation."""
     return violation(rule, message, *rest, fix=fix)
-
-
-def player_label(player: str) -> tuple[str, str]:
-    try:
-        c = Colour(player)
-        return c.value, c.zh + "方"
-    except ValueError:
-        return player, player
-
-
-def face_label(face: str) -> tuple[str, str]:
-    return f"family tile {face}", f"家族成员{FACE_ZH.get(face, face)}（{face}）"
-
-
-def law_text(n: int) -> tuple[str, str]:
-    return f"law {n}", f"{n} 号律法"
 
 
 class TurnError(Exception):
@@ -284,13 +265,13 @@ def _turn_checks(state: CheopsState, move: Turn) -> list[Violation]:
     if state.finished is not None:
         return [_v("game.over", Message.t('cheops.game.over'))]
     p = state.player_index(move.player)
-    en, zh = player_label(move.player)
+    who = player_label(move.player)
     if p < 0:
-        return [_v("turn.unknown_player", Message.t('cheops.turn.unknown_player', text=Message(en, zh)))]
+        return [_v("turn.unknown_player", Message.t('cheops.turn.unknown_player', text=who))]
     if p != state.active:
-        aen, azh = player_label(state.players[state.active])
-        return [_v("turn.not_your_turn", Message.t('cheops.turn.not_your_turn', a=Message(aen, azh), text=Message(en, zh)),
-                   fix=Message.t('cheops.turn.not_your_turn.fix', text=Message(en, zh)))]
+        active = player_label(state.players[state.active])
+        return [_v("turn.not_your_turn", Message.t('cheops.turn.not_your_turn', a=active, text=who),
+                   fix=Message.t('cheops.turn.not_your_turn.fix', text=who))]
     steps = move.steps
     places = sum(isinstance(s, PlaceTile) for s in steps)
     law11s = sum(isinstance(s, UseLaw11) for s in steps)
@@ -306,12 +287,8 @@ def _turn_checks(state: CheopsState, move: Turn) -> list[Violation]:
     else:
         too_many = places + law11s > 1
     if too_many:
-        return [_v("turn.two_step_b",
-                   "One family tile per turn (step B); a neighbour is the only extra placement." if not state.rules.law11_extra
-                   else "One tile from the hand and at most one law-11 placement per turn.",
-                   "每回合只能放置一个家族成员（步骤 B）；只有邻居可以额外放置。" if not state.rules.law11_extra
-                   else "每回合只能从手中放置一个板块，外加最多一次 11 号律法放置。",
-                   fix=("Take the extra tile back.", "收回多放的板块。"))]
+        key = 'cheops.turn.two_step_b.law11_extra' if state.rules.law11_extra else 'cheops.turn.two_step_b.one_tile'
+        return [_v("turn.two_step_b", Message.t(key), fix=Message.t('cheops.turn.two_step_b.fix'))]
     if len(neighbours) > 1:
         return [_v("turn.neighbour_twice", Message.t('cheops.turn.neighbour_twice'),
                    fix=Message.t('cheops.turn.neighbour_twice.fix'))]
@@ -436,20 +413,20 @@ def _space_checks(w: Work, space: str) -> tuple[int | None, list[Violation]]:
     return i, []
 
 
-def _support_violation(i: int, what: tuple[str, str]) -> Violation:
+def _support_violation(i: int, what: Message) -> Violation:
     a, b = BELOW[i]  # type: ignore[misc]
     s = SPACES[i]
     return _v("place.support",
-              Message.t('cheops.place.support', s=s, i=ROW_OF[i], what=Message(*what), a=SPACES[a], b=SPACES[b]),
+              Message.t('cheops.place.support', s=s, i=ROW_OF[i], what=what, a=SPACES[a], b=SPACES[b]),
               (s,),
-              Message.t('cheops.place.support.fix', what=Message(*what), s=s))
+              Message.t('cheops.place.support.fix', what=what, s=s))
 
 
 def _check_family(w: Work, face_id: str, space: str, take: Take, *, law11: bool) -> list[Violation]:
     s = w.s
     if face_id not in FACES:
         return [_v("place.unknown_tile", Message.t('cheops.place.unknown_tile', face_id=face_id))]
-    fen, fzh = face_label(face_id)
+    tile = face_label(face_id)
     face = FACES.index(face_id)
     if law11:
         if 11 not in w.held[w.p]:
@@ -463,21 +440,21 @@ def _check_family(w: Work, face_id: str, space: str, take: Take, *, law11: bool)
     hand = w.hands[w.p]
     if hand is not None and hand[face] <= 0:
         have = ", ".join(FACES[f] for f in range(len(FACES)) for _ in range(hand[f])) or "none"
-        return [_v("place.tile_not_in_hand", Message.t('cheops.place.tile_not_in_hand', f=Message(fen, fzh), have=have), (space,),
+        return [_v("place.tile_not_in_hand", Message.t('cheops.place.tile_not_in_hand', f=tile, have=have), (space,),
                    Message.t('cheops.place.tile_not_in_hand.fix'))]
     i, out = _space_checks(w, space)
     if out:
         return out
     assert i is not None
     if (not law11 or s.rules.law11_support) and not w.supported(i):
-        return [_support_violation(i, (fen, fzh))]
+        return [_support_violation(i, tile)]
     clash = w.same_face_neighbours(i, face)
     if clash:
         names = ", ".join(SPACES[j] for j in clash)
         return [_v("place.same_face",
-                   Message.t('cheops.place.same_face', f=Message(fen, fzh), space=space, names=names),
+                   Message.t('cheops.place.same_face', f=tile, space=space, names=names),
                    (space, *(SPACES[j] for j in clash)),
-                   Message.t('cheops.place.same_face.fix', f=Message(fen, fzh), space=space))]
+                   Message.t('cheops.place.same_face.fix', f=tile, space=space))]
     # a law-11 placement uses law 11 up before the tile's take resolves: law 8 cannot remove it then
     return _check_take(w, i, take, used=11 if law11 else None)
 
@@ -509,7 +486,7 @@ def _check_neighbour(w: Work, step: BuyNeighbour) -> list[Violation]:
         return out
     assert i is not None
     if not w.supported(i):
-        return [_support_violation(i, ("neighbour", "邻居"))]
+        return [_support_violation(i, Message.t('cheops.rules.neighbour'))]
     if not rules.neighbours_may_touch:
         touching = [j for j in ADJACENT[i] if w.tile[j] == NEIGHBOUR_TILE]
         if touching:
@@ -529,9 +506,8 @@ def _check_pass(w: Work) -> list[Violation]:
     for f in hand_faces(hand):
         spaces = placeable_spaces(w.tile, f)
         if spaces:
-            fen, fzh = face_label(FACES[f])
             return [_v("pass.could_place",
-                       Message.t('cheops.pass.could_place', f=Message(fen, fzh), spaces=SPACES[spaces[0]]),
+                       Message.t('cheops.pass.could_place', f=face_label(FACES[f]), spaces=SPACES[spaces[0]]),
                        (SPACES[spaces[0]],),
                        Message.t('cheops.pass.could_place.fix'))]
     return []
@@ -551,24 +527,24 @@ def _check_take(w: Work, i: int, take: Take, spent: int = 0, used: int | None = 
         return []
     if is_treasure(code):
         colour = s.colours[code]
-        cen, czh = colour, s.board.colour_zh.get(colour, colour)
+        name = s.board.colour_name(colour)
         if law_fields:
-            return [_v("take.treasure_not_law", Message.t('cheops.take.treasure_not_law', space=space, c=Message(cen, czh)), (space,))]
+            return [_v("take.treasure_not_law", Message.t('cheops.take.treasure_not_law', space=space, c=name), (space,))]
         if take.sell is None:
-            return [_v("treasure.decision_missing", Message.t('cheops.treasure.decision_missing', c=Message(cen, czh), space=space), (space,))]
+            return [_v("treasure.decision_missing", Message.t('cheops.treasure.decision_missing', c=name, space=space), (space,))]
         law = w.table_law[code]
         full = w.table_full(code)
         if law == 5 and take.sell:
-            return [_v("treasure.must_keep", Message.t('cheops.treasure.must_keep', c=Message(cen, czh)), (space, f"price-{colour}"),
-                       Message.t('cheops.treasure.must_keep.fix', c=Message(cen, czh)))]
+            return [_v("treasure.must_keep", Message.t('cheops.treasure.must_keep', c=name), (space, f"price-{colour}"),
+                       Message.t('cheops.treasure.must_keep.fix', c=name))]
         if law == 4 and not (full and s.rules.law4_full_keep):
             if not take.sell:
-                return [_v("treasure.must_sell", Message.t('cheops.treasure.must_sell', c=Message(cen, czh)), (space, f"price-{colour}"),
-                           Message.t('cheops.treasure.must_sell.fix', c=Message(cen, czh)))]
+                return [_v("treasure.must_sell", Message.t('cheops.treasure.must_sell', c=name), (space, f"price-{colour}"),
+                           Message.t('cheops.treasure.must_sell.fix', c=name))]
             return []
         if full and take.sell:
-            return [_v("treasure.table_full", Message.t('cheops.treasure.table_full', c=Message(cen, czh)), (space, f"price-{colour}"),
-                       Message.t('cheops.treasure.table_full.fix', c=Message(cen, czh)))]
+            return [_v("treasure.table_full", Message.t('cheops.treasure.table_full', c=name), (space, f"price-{colour}"),
+                       Message.t('cheops.treasure.table_full.fix', c=name))]
         return []
     # a law
     if take.sell is not None:
@@ -588,7 +564,6 @@ def _check_take(w: Work, i: int, take: Take, spent: int = 0, used: int | None = 
 
 def _check_law_use(w: Work, n: int, take: Take, space: str, spent: int = 0, used: int | None = None) -> list[Violation]:
     s = w.s
-    len_, lzh = law_text(n)
     extra = [f for f, v in (("table", take.table), ("remove", take.remove), ("remove_space", take.remove_space)) if v is not None]
     allowed = {4: ["table"], 5: ["table"], 6: ["table"], 7: ["table"], 8: ["remove", "remove_space"]}.get(n, [])
     if take.discard:
@@ -597,22 +572,18 @@ def _check_law_use(w: Work, n: int, take: Take, space: str, spent: int = 0, used
     if wrong:
         names = " / ".join(wrong)
         if take.discard:
-            return [_v("law.resolution_invalid", f"{len_.capitalize()} is discarded, so give no {names}.",
-                       f"{lzh}被弃掉了，不需要指定 {names}。", (space,))]
-        return [_v("law.resolution_invalid", f"{len_.capitalize()} takes no {names} choice.",
-                   f"{lzh}不需要指定 {names}。", (space,))]
+            return [_v("law.resolution_invalid", Message.t('cheops.law.resolution_invalid.discarded', n=n, names=names), (space,))]
+        return [_v("law.resolution_invalid", Message.t('cheops.law.resolution_invalid', n=n, names=names), (space,))]
     if take.discard:
         return []
     if n in (4, 5, 6, 7):
         if take.table is None:
-            return [_v("law.table_missing", f"Say under which price table {len_} is attached (or discard it).",
-                       f"请说明{lzh}放在哪个价格表下（或弃掉它）。", (space,))]
+            return [_v("law.table_missing", Message.t('cheops.law.table_missing', n=n), (space,))]
         c = s.board.colour_index.get(take.table)
         if c is None:
             return [_v("law.table_unknown", Message.t('cheops.law.table_unknown', table=take.table), (space,))]
         if w.table_law[c]:
-            cen, czh = take.table, s.board.colour_zh.get(take.table, take.table)
-            return [_v("law.table_taken", Message.t('cheops.law.table_taken', c=Message(cen, czh), c2=w.table_law[c]),
+            return [_v("law.table_taken", Message.t('cheops.law.table_taken', c=s.board.colour_name(take.table), c2=w.table_law[c]),
                        (space, f"price-{take.table}-law"),
                        Message.t('cheops.law.table_taken.fix'))]
     elif n == 8:
@@ -620,11 +591,8 @@ def _check_law_use(w: Work, n: int, take: Take, space: str, spent: int = 0, used
             return [_v("law.remove_missing", Message.t('cheops.law.remove_missing'), (space,))]
         if take.remove is not None:
             if take.remove == used:
-                ren, rzh = law_text(used)
-                return [_v("law.remove_not_in_play",
-                           f"{ren.capitalize()} was used up by this very placement and is already out of play; law 8 cannot remove it.",
-                           f"{rzh}在这次放置中已经用掉、不在场上了；8 号律法不能移除它。", (space,),
-                           ("Let law 8 remove another law in play, or discard law 8.", "让 8 号律法移除场上的其他律法，或弃掉 8 号律法。"))]
+                return [_v("law.remove_not_in_play", Message.t('cheops.law.remove_not_in_play.used', n=used), (space,),
+                           Message.t('cheops.law.remove_not_in_play.used.fix'))]
             if take.remove not in w.laws_in_play():
                 return [_v("law.remove_not_in_play", Message.t('cheops.law.remove_not_in_play', remove=take.remove), (space,))]
         else:
@@ -726,7 +694,7 @@ def _sell(w: Work, c: int) -> None:
     w.covered[c] += 1
     if w.table_full(c):
         colour = s.colours[c]
-        w.effects.append(Effect("table_full", Message(f"The {colour} price table is full.", f"{s.board.colour_zh.get(colour, colour)}色价格表已满。")))
+        w.effects.append(Effect("table_full", Message.t('cheops.effect.table_full', colour=s.board.colour_label(colour))))
 
 
 def _check_law10(w: Work, step: UseLaw10) -> list[Violation]:
@@ -738,15 +706,13 @@ def _check_law10(w: Work, step: UseLaw10) -> list[Violation]:
     c = s.board.colour_index.get(step.colour)
     if c is None:
         return [_v("law10.colour_unknown", Message.t('cheops.law10.colour_unknown', colour=step.colour))]
-    czh = s.board.colour_zh.get(step.colour, step.colour)
+    colour = s.board.colour_label(step.colour)
     if w.kept[w.p][c] <= 0:
-        return [_v("law10.no_kept", f"This player keeps no {step.colour} treasure to sell.", f"该玩家没有保留的{czh}色宝藏可以出售。")]
+        return [_v("law10.no_kept", Message.t('cheops.law10.no_kept', colour=colour))]
     if w.table_full(c):
-        return [_v("law10.table_full", f"The {step.colour} price table is full: {step.colour} cannot be sold.", f"{czh}色价格表已满：不能出售。",
-                   (f"price-{step.colour}",))]
+        return [_v("law10.table_full", Message.t('cheops.law10.table_full', colour=colour), (f"price-{step.colour}",))]
     if w.table_law[c] == 5:
-        return [_v("law10.forbidden", f"Law 5 under the {step.colour} table forbids selling {step.colour} treasures.",
-                   f"{czh}色价格表下的 5 号律法禁止出售{czh}色宝藏。", (f"price-{step.colour}",))]
+        return [_v("law10.forbidden", Message.t('cheops.law10.forbidden', colour=colour), (f"price-{step.colour}",))]
     return []
 
 
