@@ -196,7 +196,12 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
 
     # -- enumerating moves ------------------------------------------------------------------
     def legal_moves(self, state: ChinaState) -> Iterator[ChinaMove]:
-        """Every legal move; with tracked cards each payment and refill choice is a separate move."""
+        """Every legal move; with tracked cards each payment and refill choice is a separate move.
+
+        Untracked cards: a placement without its cards (the cards are optional information), the
+        exchange, the declared pass and, until the end is triggered, the declaration that the pile
+        ran out (none of them can be checked, so all are legal); the exchange comes first among the
+        moves the sensors cannot see (``invisible_move`` takes it for a "turn done")."""
         if state.finished is not None:
             return
         player = state.players[state.active]
@@ -220,6 +225,9 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
                 yield Pass(player)
         else:
             yield Exchange(player)
+            yield Pass(player)
+            if not state.end_triggered:
+                yield DeclarePileExhausted()
 
     # -- results -------------------------------------------------------------------------------
     def score(self, state: ChinaState) -> Scoreboard:
@@ -430,7 +438,10 @@ def can_anyone_place(state: ChinaState) -> bool:
 
 
 def placement_options(state: ChinaState) -> Iterator[tuple[tuple[Placement, ...], str]]:
-    """Legal piece placements of the active player (cards aside), with the province colour."""
+    """Legal piece placements of the active player (cards aside), with the province colour.
+
+    Judged by the rules of the pieces alone: with tracked cards a placement without its cards is
+    refused (``cards.required``), which once hid every placement from ``legal_moves`` and the pass check."""
     board = state.board
     p = state.active
     kinds = [k for k, left in ((HOUSE, state.houses_left[p]), (EMISSARY, state.emissaries_left[p]), (FORTRESS, state.fortresses_left[p])) if left > 0]
@@ -446,7 +457,7 @@ def placement_options(state: ChinaState) -> Iterator[tuple[tuple[Placement, ...]
         seen: set[tuple[Placement, ...]] = set()
         for one in spaces:
             cand = (one,)
-            if cand not in seen and not rules.violations(state, Place(state.players[p], cand)):
+            if cand not in seen and not rules.placement_violations(state, Place(state.players[p], cand)):
                 seen.add(cand)
                 yield cand, province.colour
         for a, b in product(spaces, repeat=2):
@@ -455,7 +466,7 @@ def placement_options(state: ChinaState) -> Iterator[tuple[tuple[Placement, ...]
                 continue
             if a.kind == b.kind and a.kind != EMISSARY and b.space <= a.space:
                 continue  # same kind on two sites: one order is enough
-            if not rules.violations(state, Place(state.players[p], cand)):
+            if not rules.placement_violations(state, Place(state.players[p], cand)):
                 seen.add(cand)
                 yield cand, province.colour
 

@@ -64,7 +64,13 @@ def _turn(state: ChinaState, player: str) -> list[Violation]:
     return []
 
 
-def _place(state: ChinaState, move: Place) -> list[Violation]:
+def placement_violations(state: ChinaState, move: Place) -> tuple[Violation, ...]:
+    """The rules of the pieces alone (turn, shape, province, sites, supply, cap), cards aside: what
+    ``legal_moves`` and the pass check enumerate before they pair placements with payments."""
+    return tuple(_place(state, move, cards=False))
+
+
+def _place(state: ChinaState, move: Place, cards: bool = True) -> list[Violation]:
     out = _turn(state, move.player)
     if out:
         return out
@@ -129,7 +135,8 @@ def _place(state: ChinaState, move: Place) -> list[Violation]:
                 )
             )
     out.extend(_pieces(state, move, prov))
-    out.extend(_payment(state, move, prov))
+    if cards:
+        out.extend(_payment(state, move, prov))
     return out
 
 

@@ -151,25 +151,30 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
     def legal_moves(self, state: GreatWallState) -> Iterator[GreatWallMove]:
         if state.finished is not None:
             return
-        waiting = state.awaiting_reveal
-        if waiting >= 0:
+        if state.awaiting_reveal >= 0:
             if state.rules.track_cards:
                 return
-            sp = section_space(waiting)
             values = sorted(set(state.supply))
             need = min(2, len(state.supply))
-            for pair in combinations_with_replacement(values, need):
-                move = Reveal(sp, pair)
-                if not rules.violations(state, move):
-                    yield move
+            # every section waiting for tokens, in any order (set-up: all of them; a check may clear two)
+            for s, sec in enumerate(state.sections):
+                if not sec.awaiting_reveal:
+                    continue
+                for pair in combinations_with_replacement(values, need):
+                    move = Reveal(section_space(s), pair)
+                    if not rules.violations(state, move):
+                        yield move
             return
         player = state.players[state.active]
-        if state.pending_claim >= 0:
-            sp = section_space(state.pending_claim)
-            for v in sorted(set(state.sections[state.pending_claim].tokens)):
-                yield Claim(player, sp, v)
-            return
         p = state.active
+        if state.pending_claim >= 0:
+            sec = state.sections[state.pending_claim]
+            sp = section_space(state.pending_claim)
+            for v in sorted(set(sec.tokens)):
+                yield Claim(player, sp, v)
+                for ref in own_card_refs(state, sec, p):
+                    yield Claim(player, sp, v, ref)
+            return
         if state.deck_sizes[p] > 0:
             yield Draw(player)
         for move in play_options(state):
@@ -177,6 +182,7 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
         passing = Pass(player)
         if not rules.violations(state, passing):
             yield passing
+        yield from naming_claims(state)
 
     # -- results -------------------------------------------------------------------------------
     def score(self, state: GreatWallState) -> Scoreboard:
@@ -293,6 +299,10 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
             return Message(f"{pen} passes an action (nothing possible)", f"{pzh}放弃一个行动（无法行动）")
         if isinstance(move, Claim):
             pen, pzh = rules.player_label(move.player)
+            if move.on is not None:
+                wen, wzh = rules.ref_label(move.on)
+                return Message(f"{pen} claims the {move.token} at {move.section} and lays it on the {wen}",
+                               f"{pzh}宣占 {move.section} 的 {move.token} 分标记，放在{wzh}上")
             return Message(f"{pen} claims the {move.token} at {move.section}", f"{pzh}宣占 {move.section} 的 {move.token} 分标记")
         if isinstance(move, Reveal):
             vals = " and ".join(str(v) for v in move.tokens)
@@ -445,10 +455,16 @@ class _Work:
         self.declared_passes += 1
 
     def claim(self, move: Claim) -> None:
-        s = self.pending_claim
+        s = section_index(move.section)
+        assert s is not None
+        if self.pending_claim < 0:  # names the card of a first token laid by default this turn
+            sec = self.sections[s]
+            card = rules.claim_card(self.st, sec, self.active, move.on, sec.unnamed_claim)
+            self.sections[s] = replace(sec, claimed_card=card, unnamed_claim=-1)
+            return
         self.pending_claim = -1
         sec = self.sections[s]
-        self.claim_first(s, self.active, move.token, rules.claim_card(self.st, sec, self.active, move.on))
+        self.claim_first(s, self.active, move.token, rules.claim_card(self.st, sec, self.active, move.on), named=move.on is not None)
 
     def reveal(self, move: Reveal) -> None:
         s = section_index(move.section)
@@ -513,18 +529,23 @@ class _Work:
             return FIRST_AUTO if sec.tokens[0] == sec.tokens[1] else FIRST_CHOICE
         return SECOND
 
-    def claim_first(self, s: int, c: int, value: int, card: int) -> None:
+    def claim_first(self, s: int, c: int, value: int, card: int, named: bool) -> None:
+        """Lay the first token on ``card``; if nobody named it, the claimant may still do so this turn."""
         sec = self.sections[s]
         tokens = list(sec.tokens)
         tokens.remove(value)
         alone = not any(sec.has_cards(j) for j in range(self.n) if j != c)
         self.sections[s] = replace(sec, tokens=tuple(tokens), claimed_owner=c, claimed_value=value, claimed_card=card,
-                                   exception=c if alone else -1)
+                                   exception=c if alone else -1, unnamed_claim=-1 if named else len(sec.cards))
         self.turn_busy = True
         en, zh = self.label(c)
         sp = section_space(s)
         extra_en = " Nobody else has cards here: they may take the second token at their next turn." if alone else ""
         extra_zh = "没有其他人在这里有牌：下回合可以拿第二个标记。" if alone else ""
+        if not named and 0 <= card < len(sec.cards) and self.final_checks_done < 0:
+            kind = sec.cards[card].kind
+            extra_en = f" Taken as lying on their {kind} (position {card + 1}) unless they name another card this turn.{extra_en}"
+            extra_zh = f"若本回合不指明其他的牌，就算放在其{rules.kind_zh(kind)}（第 {card + 1} 张）上。{extra_zh}"
         self.effects.append(Effect("first_token", Message(
             f"{en} leads at {sp} and lays the {value} on a card.{extra_en}",
             f"{zh}在 {sp} 领先，把 {value} 分标记放在自己的牌上。{extra_zh}"), self.st.players[c], s, (value,)))
@@ -556,6 +577,7 @@ class _Work:
             self.finish(Termination.LAST_TOKEN)
 
     def finish(self, why: Termination) -> None:
+        self.settle_claims()
         self.finished = why
         self.checking = False
         self.pending_claim = -1
@@ -585,7 +607,7 @@ class _Work:
                     return
                 if what == FIRST_AUTO:
                     sec = self.sections[s]
-                    self.claim_first(s, self.active, sec.tokens[0], rules.claim_card(self.st, sec, self.active, None))
+                    self.claim_first(s, self.active, sec.tokens[0], rules.claim_card(self.st, sec, self.active, None), named=False)
                 elif what == SECOND:
                     self.claim_second(s, self.active)
                 continue
@@ -595,6 +617,7 @@ class _Work:
                 if self.final_checks_done >= total:
                     self.finish(Termination.LAST_ROUND)
                     return
+                self.settle_claims()
                 self.active = (self.last_round_by + self.final_checks_done) % self.n
                 self.checking, self.check_cursor = True, 0
                 continue
@@ -603,7 +626,14 @@ class _Work:
                 continue
             return
 
+    def settle_claims(self) -> None:
+        """The claimant's turn is over: a first token's card can no longer be named."""
+        for s, sec in enumerate(self.sections):
+            if sec.unnamed_claim >= 0:
+                self.sections[s] = replace(sec, unnamed_claim=-1)
+
     def end_turn(self) -> None:
+        self.settle_claims()
         self.idle_turns = 0 if self.turn_busy else self.idle_turns + 1
         nxt = (self.active + 1) % self.n
         self.turn_number += 1
@@ -715,6 +745,26 @@ def play_options(state: GreatWallState) -> Iterator[Play]:
                     move = Play(player, sp, (kind,) * k, (), free)
                     if not rules.violations(state, move):
                         yield move
+
+
+def own_card_refs(state: GreatWallState, sec: Section, p: int, within: int | None = None) -> Iterator[CardRef]:
+    """Each of player ``p``'s cards in the row (the first ``within`` only), named in full."""
+    for i, card in enumerate(sec.cards[:within]):
+        if card.owner == p:
+            yield CardRef(state.players[p], card.kind, i + 1)
+
+
+def naming_claims(state: GreatWallState) -> Iterator[Claim]:
+    """Claims that name the card of a first token the engine laid by default this turn (after the
+    check: not while a token choice is pending)."""
+    if state.pending_claim >= 0:
+        return
+    for s, sec in enumerate(state.sections):
+        if sec.unnamed_claim >= 0:
+            for ref in own_card_refs(state, sec, sec.claimed_owner, sec.unnamed_claim):
+                move = Claim(state.players[sec.claimed_owner], section_space(s), sec.claimed_value, ref)
+                if not rules.violations(state, move):
+                    yield move
 
 
 def _target_sets(state: GreatWallState, sec: Section, p: int, k: int) -> Iterator[tuple[CardRef, ...]]:

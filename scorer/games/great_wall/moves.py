@@ -78,7 +78,13 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """Choose which of a section's two tokens to take as the first token, and lay it on one's card."""
+    """Choose which of a section's two tokens to take as the first token, and lay it on one's card.
+
+    ``on`` names the card (3.1: "on one of your cards in that section"); without it the engine lays
+    the token on the claimant's most valuable uncovered card. A first token laid without a named card
+    (equal tokens are taken without a choice; or a choice without ``on``) can still be placed by a
+    later ``Claim`` with ``on`` in the claimant's same turn: same section and token value.
+    """
 
     player: str
     section: str
@@ -228,7 +234,10 @@ MOVE_SCHEMA: dict[str, Any] = {
             "then": {
                 "required": ["player", "section", "token"],
                 "additionalProperties": False,
-                "properties": {"type": {}, "at": {}, "player": _PLAYER, "section": _SECTION, "token": _TOKEN, "on": _CARD_REF},
+                "properties": {"type": {}, "at": {}, "player": _PLAYER, "section": _SECTION, "token": _TOKEN,
+                               "on": {**_CARD_REF, "description": "the claimant's card the token is laid on (default: their most valuable "
+                                      "uncovered card); given after a first token laid without a named card (equal tokens), it names that card"}},
+                "description": "the choice of a first token, or (with on) the card a first token laid this turn lies on",
             },
         },
         {

@@ -83,7 +83,7 @@ def resolve_targets(state: GreatWallState, sec: Section, player: int, refs: Sequ
     for k, ref in enumerate(refs):
         candidates = [i for i in range(len(sec.cards)) if ref_matches(sec.cards[i], i, ref, state.players) and i not in out]
         if not candidates:
-            what = _ref_text(ref)
+            what = ref_label(ref)
             return out, _v("dragon.target_missing", f"Dragon {k + 1}: there is no {what[0]} in this section to lay it on.",
                            f"第 {k + 1} 张龙：这一段城墙里没有{what[1]}可以覆盖。",
                            fix=("Lay the dragon on a card that is in the section, or take it back.", "把龙放在这一段已有的牌上，或收回。"))
@@ -96,7 +96,8 @@ def resolve_targets(state: GreatWallState, sec: Section, player: int, refs: Sequ
     return out, None
 
 
-def _ref_text(ref: CardRef) -> tuple[str, str]:
+def ref_label(ref: CardRef) -> tuple[str, str]:
+    """A card reference in words (EN, ZH), e.g. "blue wall at position 2"."""
     en, zh = [], []
     if ref.owner is not None:
         pen, pzh = player_label(ref.owner)
@@ -125,13 +126,16 @@ def _dragon_violation(rule: str, k: int, card: Card, index: int, state: GreatWal
     return _v(rule, en, zh, fix=fix)
 
 
-def claim_card(state: GreatWallState, sec: Section, player: int, ref: CardRef | None) -> int:
-    """The card a first token is laid on: the one named, else the player's most valuable uncovered
-    card (the latest of equals), so that a dragon cannot cancel it. -1 if none fits."""
+def claim_card(state: GreatWallState, sec: Section, player: int, ref: CardRef | None, within: int | None = None) -> int:
+    """The card a first token is laid on: the one named (the latest fitting card, an uncovered one
+    first), else the player's most valuable uncovered card (the latest of equals), so that a dragon
+    cannot cancel it. ``within``: only the first cards of the row count (those there when the token
+    was laid). -1 if none fits."""
     covered = covered_set(sec.cards)
-    mine = [i for i, c in enumerate(sec.cards) if c.owner == player]
+    mine = [i for i, c in enumerate(sec.cards[:within]) if c.owner == player]
     if ref is not None:
         fits = [i for i in mine if ref_matches(sec.cards[i], i, ref, state.players)]
+        fits = [i for i in fits if i not in covered] or fits
         return fits[-1] if fits else -1
     if not mine:
         return -1
@@ -315,9 +319,13 @@ def _pass(state: GreatWallState, move: Pass) -> list[Violation]:
 
 
 def _claim(state: GreatWallState, move: Claim) -> list[Violation]:
+    named = section_index(move.section)
+    if state.pending_claim < 0 and named is not None and named < len(state.sections) and state.sections[named].unnamed_claim >= 0:
+        return _name_card(state, move, named)
     if state.pending_claim < 0:
-        return [_v("claim.not_awaited", "No token choice is pending: tokens are claimed by the progress check at the start of a turn.",
-                   "现在不需要选择标记：标记是在回合开始的进度检查中宣占的。")]
+        return [_v("claim.not_awaited", "No token choice is pending and no first token laid this turn waits for its card: "
+                   "tokens are claimed by the progress check at the start of a turn.",
+                   "现在不需要选择标记，本回合放下的第一个标记也不需要指明所在的牌：标记是在回合开始的进度检查中宣占的。")]
     s = state.pending_claim
     sp = section_space(s)
     p = state.player_index(move.player)
@@ -326,16 +334,43 @@ def _claim(state: GreatWallState, move: Claim) -> list[Violation]:
         aen, azh = player_label(state.players[state.active])
         return [_v("turn.not_your_turn", f"{aen} chooses the token at {sp}, not {en}.", f"由{azh}选择 {sp} 的标记，不是{zh}。", (sp,))]
     if section_index(move.section) != s:
-        return [_v("claim.wrong_section", f"The pending choice is at {sp}, not {move.section}.", f"需要选择的是 {sp}，不是 {move.section}。", (sp,))]
+        return [_v("claim.wrong_section", f"The pending choice is at {sp}, not {move.section}.", f"需要选择的是 {sp}，不是 {move.section}。", (sp,),
+                   ("Choose the token there first; the card of a token laid earlier in this check can be named afterwards.",
+                    "请先在那里选择标记；本次检查中先前放下的标记所在的牌可以之后再指明。"))]
     sec = state.sections[s]
     if move.token not in sec.tokens:
         have = " or ".join(str(t) for t in sec.tokens)
         return [_v("claim.token_not_there", f"There is no {move.token} at {sp}; choose {have}.",
                    f"{sp} 没有分值为 {move.token} 的标记；请选择 {have.replace(' or ', '或')}。", (sp,))]
     if move.on is not None and claim_card(state, sec, p, move.on) < 0:
-        what = _ref_text(move.on)
+        what = ref_label(move.on)
         return [_v("claim.on_card", f"The token goes on one of your own cards in {sp}; there is no {what[0]} of yours there.",
                    f"标记要放在你自己在 {sp} 的一张牌上；那里没有你的{what[1]}。", (sp,))]
+    return []
+
+
+def _name_card(state: GreatWallState, move: Claim, s: int) -> list[Violation]:
+    """A claim naming the card a first token lies on, after the engine laid it by default (equal
+    tokens, or a choice without ``on``): the player lays it "on one of your cards" (3.1)."""
+    sp = section_space(s)
+    sec = state.sections[s]
+    p = state.player_index(move.player)
+    if p != sec.claimed_owner:
+        en, zh = player_label(move.player)
+        oen, ozh = player_label(state.players[sec.claimed_owner])
+        return [_v("turn.not_your_turn", f"{oen} laid the first token at {sp}, not {en}: only {oen} names the card it lies on.",
+                   f"{sp} 的第一个标记是{ozh}放的，不是{zh}：只有{ozh}可以指明它放在哪张牌上。", (sp,))]
+    if move.token != sec.claimed_value:
+        return [_v("claim.token_not_there", f"The first token at {sp} is the {sec.claimed_value}, not a {move.token}.",
+                   f"{sp} 的第一个标记是 {sec.claimed_value} 分，不是 {move.token} 分。", (sp,))]
+    if move.on is None:
+        return [_v("claim.name_card", f"The {sec.claimed_value} at {sp} is already yours; a claim now only says which of your cards it lies on.",
+                   f"{sp} 的 {sec.claimed_value} 分标记已经是你的了；现在的宣占只需指明它放在你的哪张牌上。", (sp,),
+                   ("Name the card (owner, kind and/or position).", "请指明那张牌（所有者、种类和/或位置）。"))]
+    if claim_card(state, sec, p, move.on, sec.unnamed_claim) < 0:
+        what = ref_label(move.on)
+        return [_v("claim.on_card", f"The token lies on one of your own cards that were in {sp} when you claimed it; there is no {what[0]} of yours there.",
+                   f"标记要放在宣占时你在 {sp} 已有的一张牌上；那里没有你的{what[1]}。", (sp,))]
     return []
 
 

@@ -13,23 +13,35 @@ from typing import Any
 
 from scorer.core.game import SetupOptions
 from scorer.games.great_wall.data import CAVALRY, DRAGON, KINDS
-from scorer.games.great_wall.engine import GAME, _target_sets
+from scorer.games.great_wall.engine import GAME, _target_sets, own_card_refs
 from scorer.games.great_wall.moves import Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_space
 from scorer.games.great_wall.state import GreatWallState
 
 COLOURS = ("blue", "red", "yellow", "green", "grey")
 
 
-def random_move(state: GreatWallState, rng: random.Random) -> GreatWallMove | None:
-    """A random legal move for the input the state awaits, or None if there is none."""
+def random_move(state: GreatWallState, rng: random.Random, name_cards: bool = False) -> GreatWallMove | None:
+    """A random legal move for the input the state awaits, or None if there is none.
+
+    ``name_cards``: the player also says which of their cards a first token lies on, at the choice
+    or afterwards (equal tokens, a choice without a card); off by default, so seeded games stay as
+    they were."""
     assert state.hands is not None, "random play needs tracked cards"
     if state.finished is not None:
         return None
     player = state.players[state.active]
+    p = state.active
+    if name_cards and rng.random() < 0.5:
+        for s, sec in enumerate(state.sections):
+            if sec.unnamed_claim >= 0 and state.pending_claim < 0 and sec.claimed_owner == p:
+                ref = rng.choice(list(own_card_refs(state, sec, p, sec.unnamed_claim)))
+                return Claim(player, section_space(s), sec.claimed_value, ref)
     if state.pending_claim >= 0:
         sec = state.sections[state.pending_claim]
+        if name_cards and rng.random() < 0.5:
+            ref = rng.choice(list(own_card_refs(state, sec, p)))
+            return Claim(player, section_space(state.pending_claim), rng.choice(sec.tokens), ref)
         return Claim(player, section_space(state.pending_claim), rng.choice(sec.tokens))
-    p = state.active
     hand = state.hands[p]
     live = [s for s, sec in enumerate(state.sections) if sec.live]
     draw_weight = 0.6 if state.hand_sizes[p] < 3 else 0.3
@@ -68,7 +80,7 @@ def random_move(state: GreatWallState, rng: random.Random) -> GreatWallMove | No
     return None
 
 
-def random_game(seed: int, players: int = 4, variants: tuple[str, ...] = (), max_moves: int = 2000
+def random_game(seed: int, players: int = 4, variants: tuple[str, ...] = (), max_moves: int = 2000, name_cards: bool = False
                 ) -> tuple[dict[str, Any], list[GreatWallMove], GreatWallState]:
     """Play one complete random game; returns (setup json, moves, final state)."""
     rng = random.Random(seed)
@@ -78,7 +90,7 @@ def random_game(seed: int, players: int = 4, variants: tuple[str, ...] = (), max
     state = GAME.setup(SetupOptions.from_json(setup))
     moves: list[GreatWallMove] = []
     while state.finished is None and len(moves) < max_moves:
-        move = random_move(state, rng)
+        move = random_move(state, rng, name_cards)
         if move is None:
             raise RuntimeError(f"seed {seed}: {state.players[state.active]} has no legal move at turn {state.turn_number}")
         state = GAME.apply(state, move)

@@ -64,6 +64,10 @@ class Section:
     claimed_owner: int = -1  # player whose first token lies on one of their cards here
     claimed_value: int = 0
     claimed_card: int = -1  # row index of the card the token lies on
+    # The first token lies on the engine's default card (nobody named one: equal tokens, or a claim
+    # without ``on``); until the claimant's turn ends a ``claim`` may name the card, among the first
+    # ``unnamed_claim`` cards of the row (those there when it was laid). -1: named, or too late.
+    unnamed_claim: int = -1
     exception: int = -1  # player who took the first token alone (first-token exception), until their next check
     awaiting_reveal: bool = False  # cleared; a new pair must be revealed (untracked supply)
 

@@ -9,9 +9,11 @@ import pytest
 from gw_testkit import end_turn, position, progress_of, rules_of, setup, totals
 
 from scorer.core.results import Termination
+from scorer.core.schema import validate
 from scorer.core.types import IllegalMove, InvalidRecord
 from scorer.games.great_wall import GAME, CardRef, Claim, Draw, Pass, Play, Reveal
 from scorer.games.great_wall.data import load_deck
+from scorer.referee.reconciler import invisible_move
 
 TOKENS = [1, 1] + [2] * 6 + [3] * 7 + [4] * 7 + [5] * 8 + [7] * 4 + [8] * 2
 
@@ -274,6 +276,109 @@ def test_several_sections_in_one_check_and_equal_tokens_need_no_choice():
     assert st.sections[0].claimed_owner == 0 and st.sections[0].tokens == (4,)
     assert totals(st) == {"blue": 7, "red": 0, "green": 0}
     assert st.sections[1].awaiting_reveal and GAME.turn(st).awaiting == "token_reveal"
+
+
+def _equal_tokens_claimed():
+    """3 players; blue's check takes the first of two equal 3s (no choice) at section-1, where blue
+    has tower + gate + wall (6) and red a gate (2). The engine's default card is the tower."""
+    secs = [{"tokens": [3, 3], "cards": [("blue", "tower"), ("blue", "gate"), ("blue", "wall"), ("red", "gate")]}, {"tokens": [5, 2]}]
+    st = end_turn(position(("blue", "red", "green"), sections=secs, active="green"))
+    assert GAME.turn(st).active == ("blue",) and GAME.turn(st).awaiting == "move"
+    assert st.sections[0].claimed_owner == 0 and st.sections[0].claimed_card == 0  # default: the tower
+    return st
+
+
+def _to_red(st):
+    st = GAME.apply(st, Draw("blue"))
+    st = GAME.apply(st, Draw("blue"))
+    assert GAME.turn(st).active == ("red",) and GAME.turn(st).awaiting == "move"  # red (2) does not lead blue (6 - 3)
+    return st
+
+
+def test_equal_tokens_the_player_lays_the_token_on_a_less_valuable_card_and_a_later_dragon_is_judged_by_it():
+    """rules/great-wall.md 3.1: the token goes "on one of your cards in that section" -- the player's
+    choice, also when the two tokens are equal and the engine claims by itself."""
+    st = _equal_tokens_claimed()
+    dragon_on_tower = Play("red", "section-1", ("dragon",), (CardRef("blue", "tower"),))
+    dragon_on_wall = Play("red", "section-1", ("dragon",), (CardRef("blue", "wall"),))
+    # nobody names the card: the default (the tower) holds the token
+    unnamed = _to_red(st)
+    assert only(GAME.violations(unnamed, dragon_on_tower)) == "dragon.target_token"
+    assert not GAME.violations(unnamed, dragon_on_wall)
+    # blue laid the 3 on the wall: the record (or the dashboard) says so
+    named_move = Claim("blue", "section-1", 3, CardRef(kind="wall"))
+    assert named_move in set(GAME.legal_moves(st)) or Claim("blue", "section-1", 3, CardRef("blue", "wall", 3)) in set(GAME.legal_moves(st))
+    assert not GAME.violations(st, named_move)
+    named = GAME.apply(st, named_move)
+    assert named.sections[0].claimed_card == 2 and GAME.state_to_json(named)["sections"][0]["claimed"] == {"player": "blue", "token": 3, "card": 3}
+    assert "wall" in GAME.describe_move(named_move).en and "城墙" in GAME.describe_move(named_move).zh
+    after = _to_red(named)
+    assert only(GAME.violations(after, dragon_on_wall)) == "dragon.target_token"
+    assert not GAME.violations(after, dragon_on_tower)
+    after = GAME.apply(after, dragon_on_tower)
+    assert progress_of(after) == {"blue": 0, "red": 3, "green": 0}  # gate 2 + wall 1 - 3; gate 2 + dragon 1
+
+
+def test_naming_the_card_of_a_first_token_constraints():
+    st = _equal_tokens_claimed()
+    assert only(GAME.violations(st, Claim("blue", "section-1", 3))) == "claim.name_card"
+    assert only(GAME.violations(st, Claim("blue", "section-1", 5, CardRef(kind="wall")))) == "claim.token_not_there"
+    assert only(GAME.violations(st, Claim("red", "section-1", 3, CardRef(kind="gate")))) == "turn.not_your_turn"
+    assert only(GAME.violations(st, Claim("blue", "section-1", 3, CardRef("red", "gate")))) == "claim.on_card"
+    assert only(GAME.violations(st, Claim("blue", "section-2", 5, CardRef(kind="wall")))) == "claim.not_awaited"
+    # later in the same turn: still possible, but only on a card that was there when the token was laid
+    st = GAME.apply(st, Play("blue", "section-1", ("soldier",)))
+    assert only(GAME.violations(st, Claim("blue", "section-1", 3, CardRef(kind="soldier")))) == "claim.on_card"
+    assert only(GAME.violations(st, Claim("blue", "section-1", 3, CardRef(position=5)))) == "claim.on_card"
+    st = GAME.apply(st, Claim("blue", "section-1", 3, CardRef(position=2)))
+    assert st.sections[0].claimed_card == 1
+    # named once: settled
+    assert only(GAME.violations(st, Claim("blue", "section-1", 3, CardRef(kind="wall")))) == "claim.not_awaited"
+    # not after the claimant's turn
+    st2 = _to_red(_equal_tokens_claimed())
+    assert only(GAME.violations(st2, Claim("blue", "section-1", 3, CardRef(kind="wall")))) == "claim.not_awaited"
+    assert st2.sections[0].unnamed_claim == -1
+
+
+def test_a_choice_without_a_card_can_be_completed_by_naming_it():
+    """The camera sees which token was taken, not on which card it lies (explain offers claims
+    without ``on``): the dashboard or the record then names the card."""
+    cards = [("blue", "tower"), ("blue", "wall"), ("red", "wall")]
+    st = end_turn(position(sections=[{"tokens": [7, 3], "cards": cards}, {"tokens": [5, 2]}], active="red"))
+    chosen = GAME.apply(st, Claim("blue", "section-1", 7))
+    assert chosen.sections[0].claimed_card == 0 and chosen.sections[0].unnamed_claim == 3  # the row had 3 cards
+    placed = GAME.apply(chosen, Claim("blue", "section-1", 7, CardRef(kind="wall")))
+    assert placed.sections[0].claimed_card == 1
+    # a choice that named the card is settled at once
+    direct = GAME.apply(st, Claim("blue", "section-1", 7, CardRef(kind="wall")))
+    assert direct.sections[0].unnamed_claim == -1 and replace(direct, effects=()) == placed
+
+
+def test_a_card_is_named_after_the_check_not_while_another_section_awaits_the_token_choice():
+    """The check first (the live referee must not take a "turn done" on an unchanged table for a
+    naming during the choice); the card of the equal token is named right after it."""
+    secs = [{"tokens": [4, 4], "cards": [("blue", "tower"), ("blue", "wall")]},
+            {"tokens": [8, 1], "cards": [("blue", "gate"), ("blue", "wall")]}]
+    st = end_turn(position(("blue", "red", "green"), sections=secs, active="green"))
+    assert GAME.turn(st).awaiting == "claim_choice" and st.pending_claim == 1 and st.sections[0].claimed_owner == 0
+    naming = Claim("blue", "section-1", 4, CardRef("blue", "wall", 2))
+    assert only(GAME.violations(st, naming)) == "claim.wrong_section"
+    assert all(m.section == "section-2" for m in GAME.legal_moves(st))
+    assert invisible_move(GAME, st) is None  # a "turn done" now closes nothing
+    st = GAME.apply(st, Claim("blue", "section-2", 8, CardRef(kind="wall")))
+    assert st.sections[1].claimed_card == 1 and GAME.turn(st).awaiting == "move"
+    assert naming in set(GAME.legal_moves(st))
+    st = GAME.apply(st, naming)
+    assert st.sections[0].claimed_card == 1
+
+
+def test_a_record_names_the_card_of_an_equal_token_and_replays():
+    st = _equal_tokens_claimed()
+    entry = {"type": "claim", "player": "blue", "section": "section-1", "token": 3, "on": {"kind": "wall"}}
+    validate(entry, GAME.move_schema(), "move")
+    move = GAME.move_from_json(entry)
+    assert move == Claim("blue", "section-1", 3, CardRef(kind="wall")) and GAME.move_to_json(move) == entry
+    assert GAME.apply(st, move).sections[0].claimed_card == 2
 
 
 # -- ending ------------------------------------------------------------------------------------------
