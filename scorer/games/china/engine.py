@@ -33,7 +33,7 @@ LAP = 50  # the score track: a point card per lap (display only)
 
 class ChinaGame(Game[ChinaState, ChinaMove]):
     id = "china"
-    name = Message("Der Kaiser von China (China)", "中国皇帝（China）")
+    name = Message.t('china.engine.der_kaiser_von_china_china')
     min_players = 3
     max_players = 5
 
@@ -123,7 +123,7 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
                     points = tuple((row[0] + pts[i], row[1], row[2]) for i, row in enumerate(points))
                     scored = scored[:prov] + (True,) + scored[prov + 1 :]
                     name = board.provinces[prov].label
-                    effects.append(Effect("province_scored", Message(f"{name.en} is full and scores its houses.", f"{name.zh}已满，计算房屋得分。"), tuple(pts), prov))
+                    effects.append(Effect("province_scored", Message.t('china.engine.is_full_and_scores_its', name=name), tuple(pts), prov))
             elif pl.kind == FORTRESS:
                 s = board.site_index[pl.space]
                 fort = fort[:s] + (True,) + fort[s + 1 :]
@@ -181,10 +181,10 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
             (state.points[i][0] + final["provinces"][i], final["alliances"][i], final["roads"][i]) for i in range(state.n)
         )
         text = {
-            Termination.DECK_EXHAUSTED: Message("The draw pile ran out twice and the round is complete.", "牌堆第二次用完，本轮结束。"),
-            Termination.NO_LEGAL_PLACEMENT: Message("No player can place a piece any more.", "没有玩家还能放置棋子。"),
+            Termination.DECK_EXHAUSTED: Message.t('china.engine.the_draw_pile_ran_out.2'),
+            Termination.NO_LEGAL_PLACEMENT: Message.t('china.engine.no_player_can_place_a'),
         }[why]
-        effects = state.effects + (Effect("game_over", text), Effect("final_scoring", Message("Final scoring.", "最终计分。")))
+        effects = state.effects + (Effect("game_over", text), Effect("final_scoring", Message.t('china.engine.final_scoring')))
         return replace(
             state,
             points=points,  # type: ignore[arg-type]
@@ -256,11 +256,11 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
             return None
         winners, by_tiebreak = winners_from(self.score(state))
         if len(winners) > 1:
-            reason = Message("Shared victory: equal points and equal pieces left in supply.", "共同胜利：分数相同且剩余棋子数相同。")
+            reason = Message.t('china.engine.shared_victory_equal_points_and')
         elif by_tiebreak:
-            reason = Message("Won on the tie-break: most pieces left in supply.", "按平局规则获胜：剩余棋子最多。")
+            reason = Message.t('china.engine.won_on_the_tie_break')
         else:
-            reason = Message("Most points.", "得分最高。")
+            reason = Message.t('china.engine.most_points')
         return Outcome(state.finished, winners, reason, by_tiebreak)
 
     # -- sensors ---------------------------------------------------------------------------
@@ -316,14 +316,14 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
             en = ", ".join(f"{p.kind} on {p.space}" for p in move.placements)
             zh = "，".join(f"{rules._kind_zh(p.kind)}放在 {p.space}" for p in move.placements)
             pen, pzh = rules.player_label(move.player)
-            return Message(f"{pen}: {en}", f"{pzh}：{zh}")
+            return Message.t('china.engine.text', p=Message(pen, pzh), text=Message(en, zh))
         if isinstance(move, Exchange):
             pen, pzh = rules.player_label(move.player)
-            return Message(f"{pen} exchanges a card", f"{pzh}换了一张牌")
+            return Message.t('china.engine.exchanges_a_card', p=Message(pen, pzh))
         if isinstance(move, Pass):
             pen, pzh = rules.player_label(move.player)
-            return Message(f"{pen} passes (no possible action)", f"{pzh}无法行动，跳过")
-        return Message("The draw pile ran out for the second time (declared)", "牌堆第二次用完（声明）")
+            return Message.t('china.engine.passes_no_possible_action', p=Message(pen, pzh))
+        return Message.t('china.engine.the_draw_pile_ran_out')
 
     def state_to_json(self, state: ChinaState) -> dict[str, Any]:
         board = state.board
@@ -399,17 +399,11 @@ def final_scoring(state: ChinaState) -> dict[str, Any]:
 def unchecked(state: ChinaState) -> tuple[Unchecked, ...]:
     out = []
     if state.unchecked_payments:
-        out.append(Unchecked("cards.payment", Message(
-            f"Cards were not declared for {state.unchecked_payments} placement turn(s): their payment was not checked.",
-            f"有 {state.unchecked_payments} 个放置回合没有声明所用的牌：这些回合的付牌没有检查。")))
+        out.append(Unchecked("cards.payment", Message.t('china.engine.cards_were_not_declared_for', unchecked_payments=state.unchecked_payments)))
     if not state.rules.track_cards:
-        out.append(Unchecked("cards.hands", Message(
-            "Hands and the draw pile are not tracked: the end by pile exhaustion relies on a declaration.",
-            "没有记录手牌和牌堆：牌堆用完导致的结束依赖玩家声明。")))
+        out.append(Unchecked("cards.hands", Message.t('china.engine.hands_and_the_draw_pile')))
     if state.board.provisional:
-        out.append(Unchecked("board.provisional", Message(
-            f"Board {state.board.id} is provisional: alliance and road scoring use invented topology.",
-            f"版图 {state.board.id} 是临时数据：联盟和道路计分使用的是推测的拓扑。")))
+        out.append(Unchecked("board.provisional", Message.t('china.engine.board_is_provisional_alliance_and', id=state.board.id)))
     if state.road_disputes:
         out.append(Unchecked("roads.split", Message(
             "Road split disputed (greedy longest-run rule vs best split): " + "; ".join(state.road_disputes) + ". The referee should confirm.",

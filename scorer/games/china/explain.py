@@ -28,7 +28,7 @@ def explain(game: "ChinaGame", state: ChinaState, sensed: Board) -> tuple[Explan
     if not diff:
         return (Explanation(moves=(), complete=False),)
     if state.finished is not None:
-        return (Explanation((), True, (Violation("game.over", Message("The game is over; the board changed.", "游戏已经结束，但版图变了。")),), diff, 100.0),)
+        return (Explanation((), True, (Violation("game.over", Message.t('china.explain.the_game_is_over_the')),), diff, 100.0),)
     player = state.players[state.active]
     removed = diff.removed
     mine: list[Placement] = []
@@ -104,10 +104,9 @@ def _removed_violations(removed) -> list[Violation]:
     for space, piece, n in removed:
         out.append(Violation(
             "board.piece_removed",
-            Message(f"{n} {piece.owner} {piece.kind}(s) disappeared from {space}; pieces in China are never removed.",
-                    f"{space} 上少了 {n} 个{piece.owner}的{piece.kind}；本游戏的棋子放下后不会被拿走。"),
+            Message.t('china.explain.s_disappeared_from_pieces_in', n=n, owner=piece.owner, kind=piece.kind, space=space),
             (space,),
-            Message(f"Put the {piece.owner} {piece.kind} back on {space}.", f"把{piece.owner}的{piece.kind}放回 {space}。"),
+            Message.t('china.explain.put_the_back_on', owner=piece.owner, kind=piece.kind, space=space),
         ))
     return out
 
@@ -118,9 +117,8 @@ def _foreign_violations(state: ChinaState, foreign) -> list[Violation]:
     for space, piece, n in foreign:
         out.append(Violation(
             "turn.not_your_turn",
-            Message(f"A {piece.owner} {piece.kind} appeared on {space}, but it is {active}'s turn.",
-                    f"{space} 上出现了{piece.owner}的{piece.kind}，但现在是{active}的回合。"),
+            Message.t('china.explain.a_appeared_on_but_it', owner=piece.owner, kind=piece.kind, space=space, active=active),
             (space,),
-            Message(f"Take the {piece.owner} {piece.kind} off {space}.", f"从 {space} 拿走{piece.owner}的{piece.kind}。"),
+            Message.t('china.explain.take_the_off', owner=piece.owner, kind=piece.kind, space=space),
         ))
     return out

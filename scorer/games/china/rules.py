@@ -7,15 +7,18 @@ the docs refer to them.
 
 from __future__ import annotations
 
-from scorer.core.types import Colour, Message, SpaceId, Violation
+from typing import Any
+
+from scorer.core.types import Colour, Message, SpaceId, Violation, violation
 from scorer.games.china import cards as cardlib
 from scorer.games.china.board import CARD_COLOUR_ZH
 from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, DeclarePileExhausted, Exchange, Pass, Place
 from scorer.games.china.state import ChinaState
 
 
-def _v(rule: str, en: str, zh: str, spaces: tuple[str, ...] = (), fix: tuple[str, str] | None = None) -> Violation:
-    return Violation(rule, Message(en, zh), tuple(SpaceId(s) for s in spaces), Message(*fix) if fix else None)
+def _v(rule: str, message: Message | str, *rest: Any, fix: Message | tuple[str, str] | None = None) -> Violation:
+    """``_v(rule, Message.t(key, ...), spaces, fix=Message.t(...))``; see scorer.core.types.violation."""
+    return violation(rule, message, *rest, fix=fix)
 
 
 def player_label(player: str) -> tuple[str, str]:
@@ -32,7 +35,7 @@ def _kind_zh(kind: str) -> str:
 
 def violations(state: ChinaState, move: ChinaMove) -> tuple[Violation, ...]:
     if state.finished is not None:
-        return (_v("game.over", "The game is over.", "游戏已经结束。"),)
+        return (_v("game.over", Message.t('china.game.over')),)
     if isinstance(move, Place):
         return tuple(_place(state, move))
     if isinstance(move, Exchange):
@@ -41,7 +44,7 @@ def violations(state: ChinaState, move: ChinaMove) -> tuple[Violation, ...]:
         return tuple(_declare(state))
     if isinstance(move, Pass):
         return tuple(_pass(state, move))
-    return (_v("move.unknown", f"Unknown move {move!r}.", f"未知的行动 {move!r}。"),)
+    return (_v("move.unknown", Message.t('china.move.unknown', move=move)),)
 
 
 def _turn(state: ChinaState, player: str) -> list[Violation]:
@@ -49,16 +52,15 @@ def _turn(state: ChinaState, player: str) -> list[Violation]:
     active = state.players[state.active]
     if p < 0:
         en, zh = player_label(player)
-        return [_v("turn.unknown_player", f"{en} is not playing at this table.", f"{zh}不在本局游戏中。")]
+        return [_v("turn.unknown_player", Message.t('china.turn.unknown_player', text=Message(en, zh)))]
     if p != state.active:
         en, zh = player_label(player)
         aen, azh = player_label(active)
         return [
             _v(
                 "turn.not_your_turn",
-                f"It is {aen}'s turn, not {en}'s.",
-                f"现在轮到{azh}，不是{zh}。",
-                fix=(f"{en}: take back what you placed and wait for your turn.", f"{zh}：请收回刚放的棋子，等待你的回合。"),
+                Message.t('china.turn.not_your_turn', a=Message(aen, azh), text=Message(en, zh)),
+                fix=Message.t('china.turn.not_your_turn.fix', text=Message(en, zh)),
             )
         ]
     return []
@@ -78,16 +80,15 @@ def _place(state: ChinaState, move: Place, cards: bool = True) -> list[Violation
     p = state.active
     n = len(move.placements)
     if n == 0:
-        return [_v("place.none", "A placement turn places at least one piece.", "放置回合至少要放一个棋子。")]
+        return [_v("place.none", Message.t('china.place.none'))]
     if n > 2:
         extra = tuple(pl.space for pl in move.placements[2:])
         return [
             _v(
                 "place.max_two_pieces",
-                f"At most 2 pieces per turn (3-2-1 rule); {n} were placed.",
-                f"每回合最多放 2 个棋子（3-2-1 规则），这次放了 {n} 个。",
+                Message.t('china.place.max_two_pieces', n=n),
                 extra,
-                (f"Take {n - 2} piece(s) off {', '.join(extra)}.", f"从 {', '.join(extra)} 拿走 {n - 2} 个棋子。"),
+                Message.t('china.place.max_two_pieces.fix', n=n - 2, extra=', '.join(extra)),
             )
         ]
     provinces: list[int] = []
@@ -101,11 +102,10 @@ def _place(state: ChinaState, move: Place, cards: bool = True) -> list[Violation
         elif pl.kind == EMISSARY:
             pi = board.dragon_index.get(pl.space)
             if pi is None:
-                return [_v("place.wrong_space", f"{pl.space} is not a dragon space; emissaries go on a province's dragon space.",
-                           f"{pl.space} 不是龙位；使臣只能放在各国的龙位上。", (pl.space,))]
+                return [_v("place.wrong_space", Message.t('china.place.wrong_space', space=pl.space), (pl.space,))]
             provinces.append(pi)
         else:
-            return [_v("place.unknown_piece", f"Unknown piece kind {pl.kind!r}.", f"未知的棋子种类 {pl.kind!r}。", (pl.space,))]
+            return [_v("place.unknown_piece", Message.t('china.place.unknown_piece', kind=pl.kind), (pl.space,))]
     if len(set(provinces)) > 1:
         names = [board.provinces[i].label for i in dict.fromkeys(provinces)]
         return [
@@ -128,8 +128,7 @@ def _place(state: ChinaState, move: Place, cards: bool = True) -> list[Violation
             out.append(
                 _v(
                     "place.empty_province_one_piece",
-                    f"{pname.en} was empty at the start of the turn, so only 1 piece may go there this turn.",
-                    f"{pname.zh}在本回合开始时是空的，所以本回合只能放 1 个棋子。",
+                    Message.t('china.place.empty_province_one_piece', pname=pname),
                     (second.space,),
                     (f"Take the second {second.kind} off {second.space}.", f"从 {second.space} 拿走第二个{_kind_zh(second.kind)}。"),
                 )
@@ -154,8 +153,8 @@ def _pieces(state: ChinaState, move: Place, prov: int) -> list[Violation]:
     pname = board.provinces[prov].label
     for pl in move.placements:
         if pl.kind == FORTRESS and not state.rules.fortress:
-            out.append(_v("fortress.not_in_play", "Fortresses are only used in the fortress variant.", "只有堡垒变体规则才使用堡垒。",
-                          (pl.space,), ("Take the fortress off the board.", "把堡垒从版图上拿走。")))
+            out.append(_v("fortress.not_in_play", Message.t('china.fortress.not_in_play'),
+                          (pl.space,), Message.t('china.fortress.not_in_play.fix')))
             continue
         if used[pl.kind] + 1 > left[pl.kind]:
             out.append(_v("supply.empty", f"No {pl.kind} left in the supply.", f"库存中已经没有{_kind_zh(pl.kind)}了。",
@@ -165,18 +164,16 @@ def _pieces(state: ChinaState, move: Place, prov: int) -> list[Violation]:
         if pl.kind == HOUSE:
             s = board.site_index[pl.space]
             if state.site_owner[s] >= 0 or s in new_houses:
-                out.append(_v("house.site_taken", f"{pl.space} already holds a house; one house per site.",
-                              f"{pl.space} 已经有房屋了；每个位置只能有一座房屋。", (pl.space,),
-                              (f"Move the new house off {pl.space} to a free site.", f"把新房屋从 {pl.space} 移到空的位置。")))
+                out.append(_v("house.site_taken", Message.t('china.house.site_taken', space=pl.space), (pl.space,),
+                              Message.t('china.house.site_taken.fix', space=pl.space)))
                 continue
             new_houses.add(s)
             houses[p] += 1
         elif pl.kind == FORTRESS:
             s = board.site_index[pl.space]
             if state.site_owner[s] >= 0 or state.site_fortress[s] or s in new_houses or s in new_forts:
-                out.append(_v("fortress.site_taken", f"A fortress goes on an empty house site; {pl.space} is not empty.",
-                              f"堡垒只能放在空的房屋位置上；{pl.space} 不是空的。", (pl.space,),
-                              (f"Move the fortress off {pl.space} to an empty site.", f"把堡垒从 {pl.space} 移到空的位置。")))
+                out.append(_v("fortress.site_taken", Message.t('china.fortress.site_taken', space=pl.space), (pl.space,),
+                              Message.t('china.fortress.site_taken.fix', space=pl.space)))
                 continue
             new_forts.add(s)
         else:
@@ -185,10 +182,9 @@ def _pieces(state: ChinaState, move: Place, prov: int) -> list[Violation]:
                 out.append(
                     _v(
                         "emissary.cap",
-                        f"{pname.en} may hold at most {cap} emissaries (the most houses any one player has there); this would be {emissaries + 1}.",
-                        f"{pname.zh}最多只能有 {cap} 个使臣（等于单个玩家在该国拥有的最多房屋数）；这将是第 {emissaries + 1} 个。",
+                        Message.t('china.emissary.cap', pname=pname, cap=cap, emissaries=emissaries + 1),
                         (pl.space,),
-                        (f"Take the emissary off {pl.space}.", f"从 {pl.space} 拿走这个使臣。"),
+                        Message.t('china.emissary.cap.fix', space=pl.space),
                     )
                 )
                 continue
@@ -201,8 +197,7 @@ def _payment(state: ChinaState, move: Place, prov: int) -> list[Violation]:
     out: list[Violation] = []
     if move.cards is None:
         if state.rules.track_cards:
-            out.append(_v("cards.required", "This game tracks cards: the move must say which cards were played.",
-                          "本局记录了卡牌：行动必须说明打出了哪些牌。"))
+            out.append(_v("cards.required", Message.t('china.cards.required')))
         return out
     if not cardlib.payment_ok(move.cards, colour, len(move.placements)):
         played = ", ".join(move.cards) or "none"
@@ -224,12 +219,11 @@ def _payment(state: ChinaState, move: Place, prov: int) -> list[Violation]:
                           f"手牌（{'、'.join(hand)}）中没有 {'、'.join(move.cards)}。"))
             return out
         if move.draws is None:
-            out.append(_v("cards.draws_required", "This game tracks cards: the move must say where the refill came from.",
-                          "本局记录了卡牌：行动必须说明补牌来自哪里。"))
+            out.append(_v("cards.draws_required", Message.t('china.cards.draws_required')))
             return out
         _, why = cardlib.play_and_draw(state.cards, state.active, move.cards, move.draws)
         if why:
-            out.append(_v("cards.draws", f"Refilling the hand: {why}.", f"补牌错误：{why}。"))
+            out.append(_v("cards.draws", Message.t('china.cards.draws', why=why)))
     return out
 
 
@@ -239,20 +233,18 @@ def _exchange(state: ChinaState, move: Exchange) -> list[Violation]:
         return out
     if state.rules.track_cards and state.cards is not None:
         if move.discard is None or move.take is None:
-            return [_v("cards.required", "This game tracks cards: an exchange must name the card discarded and where the new one came from.",
-                       "本局记录了卡牌：换牌必须说明弃掉的牌和新牌的来源。")]
+            return [_v("cards.required", Message.t('china.cards.required.2'))]
         _, why = cardlib.exchange(state.cards, state.active, move.discard, move.take)
         if why:
-            out.append(_v("exchange.invalid", f"Exchange not possible: {why}.", f"不能换牌：{why}。"))
+            out.append(_v("exchange.invalid", Message.t('china.exchange.invalid', why=why)))
     return out
 
 
 def _declare(state: ChinaState) -> list[Violation]:
     if state.rules.track_cards:
-        return [_v("declare.tracked", "Cards are tracked in this game: the referee sees the pile run out by itself.",
-                   "本局记录了卡牌：裁判会自动发现牌堆用完。")]
+        return [_v("declare.tracked", Message.t('china.declare.tracked'))]
     if state.end_triggered:
-        return [_v("declare.twice", "The end of the game was already triggered.", "游戏结束已经被触发过了。")]
+        return [_v("declare.twice", Message.t('china.declare.twice'))]
     return []
 
 
@@ -262,12 +254,11 @@ def _pass(state: ChinaState, move: Pass) -> list[Violation]:
         return out  # untracked: a declared pass cannot be checked
     cs = state.cards
     if cs.hands[state.active] and (cs.pile or any(c is not None for c in cs.display)):
-        return [_v("pass.not_allowed", "You can still exchange a card, so you cannot pass.", "你还可以换牌，所以不能跳过。")]
+        return [_v("pass.not_allowed", Message.t('china.pass.not_allowed'))]
     from scorer.games.china.engine import payment_options, placement_options
 
     hand = cs.hands[state.active]
     for placements, colour in placement_options(state):
         if payment_options(hand, colour, len(placements)):
-            return [_v("pass.not_allowed", "You can still place a piece with your cards, so you cannot pass.",
-                       "你的手牌还可以放置棋子，所以不能跳过。")]
+            return [_v("pass.not_allowed", Message.t('china.pass.not_allowed.2'))]
     return []

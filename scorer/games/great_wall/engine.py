@@ -39,7 +39,7 @@ def token_kind(value: int) -> str:
 
 class GreatWallGame(Game[GreatWallState, GreatWallMove]):
     id = "great_wall"
-    name = Message("The Great Wall of China", "中国长城")
+    name = Message.t('great_wall.engine.the_great_wall_of_china')
     min_players = 2
     max_players = 5
 
@@ -114,8 +114,7 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
             sp = section_space(waiting)
             return TurnInfo((player,), phase="setup" if state.turn_number == 0 and state.checking and not any(s.cards for s in state.sections) else "check",
                             round=rnd, awaiting="token_reveal",
-                            prompt=Message(f"Reveal 2 tokens from the face-down supply at {sp} and enter their values.",
-                                           f"从面朝下的标记堆翻开 2 个标记放到 {sp}，并输入它们的分值。"))
+                            prompt=Message.t('great_wall.engine.reveal_2_tokens_from_the', sp=sp))
         phase = "final_checks" if state.in_final_checks else ("last_round" if state.last_round_by >= 0 else "play")
         if state.pending_claim >= 0:
             sp = section_space(state.pending_claim)
@@ -216,9 +215,9 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
             return None
         winners, _ = winners_from(self.score(state))
         if len(winners) > 1:
-            reason = Message("Shared victory: equal token totals (the rules have no tie-break).", "共同胜利：标记总分相同（规则没有平局判定）。")
+            reason = Message.t('great_wall.engine.shared_victory_equal_token_totals')
         else:
-            reason = Message("Highest token total.", "标记总分最高。")
+            reason = Message.t('great_wall.engine.highest_token_total')
         return Outcome(state.finished, winners, reason, False)
 
     # -- sensors ---------------------------------------------------------------------------
@@ -290,20 +289,19 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
             en, zh = rules.cards_label(move.cards)
             extra_en = " (free cavalry play)" if move.free else ""
             extra_zh = "（免费骑兵出牌）" if move.free else ""
-            return Message(f"{pen} plays {en} at {move.section}{extra_en}", f"{pzh}在 {move.section} 打出{zh}{extra_zh}")
+            return Message.t('great_wall.engine.plays_at', p=Message(pen, pzh), text=Message(en, zh), section=move.section, extra_=Message(extra_en, extra_zh))
         if isinstance(move, Draw):
             pen, pzh = rules.player_label(move.player)
-            return Message(f"{pen} draws a card", f"{pzh}抓了一张牌")
+            return Message.t('great_wall.engine.draws_a_card', p=Message(pen, pzh))
         if isinstance(move, Pass):
             pen, pzh = rules.player_label(move.player)
-            return Message(f"{pen} passes an action (nothing possible)", f"{pzh}放弃一个行动（无法行动）")
+            return Message.t('great_wall.engine.passes_an_action_nothing_possible', p=Message(pen, pzh))
         if isinstance(move, Claim):
             pen, pzh = rules.player_label(move.player)
             if move.on is not None:
                 wen, wzh = rules.ref_label(move.on)
-                return Message(f"{pen} claims the {move.token} at {move.section} and lays it on the {wen}",
-                               f"{pzh}宣占 {move.section} 的 {move.token} 分标记，放在{wzh}上")
-            return Message(f"{pen} claims the {move.token} at {move.section}", f"{pzh}宣占 {move.section} 的 {move.token} 分标记")
+                return Message.t('great_wall.engine.claims_the_at_and_lays', p=Message(pen, pzh), token=move.token, section=move.section, w=Message(wen, wzh))
+            return Message.t('great_wall.engine.claims_the_at', p=Message(pen, pzh), token=move.token, section=move.section)
         if isinstance(move, Reveal):
             vals = " and ".join(str(v) for v in move.tokens)
             return Message(f"Tokens {vals} revealed at {move.section}", f"{move.section} 翻开了标记 {vals.replace(' and ', '和')}")
@@ -431,9 +429,7 @@ class _Work:
         if self.hand_sizes[p] == 0 and self.deck_sizes[p] == 0 and self.last_round_by < 0:
             self.last_round_by = p
             en, zh = self.label(p)
-            self.effects.append(Effect("last_round", Message(
-                f"{en} has no cards left in deck or hand: last round! Every other player takes one more turn.",
-                f"{zh}的牌堆和手牌都已用完：最后一轮！其他每位玩家再进行一个回合。"), self.st.players[p]))
+            self.effects.append(Effect("last_round", Message.t('great_wall.engine.has_no_cards_left_in', text=Message(en, zh)), self.st.players[p]))
 
     def draw(self, move: Draw) -> None:
         p = self.active
@@ -490,9 +486,7 @@ class _Work:
         sp = section_space(s)
         if self.n == 2 and len(pair) == 2 and pair[0] == pair[1]:
             self.boxed.extend(pair)
-            self.effects.append(Effect("pair_boxed", Message(
-                f"Equal pair {pair[0]}+{pair[1]} at {sp} goes back into the box (2-player rule); reveal a new pair.",
-                f"{sp} 翻出相同的一对 {pair[0]}+{pair[1]}，放回盒子（两人规则）；请重新翻一对。"), section=s, tokens=pair))
+            self.effects.append(Effect("pair_boxed", Message.t('great_wall.engine.equal_pair_at_goes_back', pair=pair[0], pair2=pair[1], sp=sp), section=s, tokens=pair))
             self.sections[s] = replace(self.sections[s], tokens=(), awaiting_reveal=bool(self.supply) and not self.rules.track_cards)
             if not self.supply:
                 self.check_last_token()
@@ -546,9 +540,7 @@ class _Work:
             kind = sec.cards[card].kind
             extra_en = f" Taken as lying on their {kind} (position {card + 1}) unless they name another card this turn.{extra_en}"
             extra_zh = f"若本回合不指明其他的牌，就算放在其{rules.kind_zh(kind)}（第 {card + 1} 张）上。{extra_zh}"
-        self.effects.append(Effect("first_token", Message(
-            f"{en} leads at {sp} and lays the {value} on a card.{extra_en}",
-            f"{zh}在 {sp} 领先，把 {value} 分标记放在自己的牌上。{extra_zh}"), self.st.players[c], s, (value,)))
+        self.effects.append(Effect("first_token", Message.t('great_wall.engine.leads_at_and_lays_the', text=Message(en, zh), sp=sp, value=value, extra_=Message(extra_en, extra_zh)), self.st.players[c], s, (value,)))
 
     def claim_second(self, s: int, c: int) -> None:
         sec = self.sections[s]
@@ -564,9 +556,7 @@ class _Work:
         sp = section_space(s)
         parts_en = "; ".join(f"{self.label(p)[0]} takes {'+'.join(map(str, t))}" for p, t in got)
         parts_zh = "；".join(f"{self.label(p)[1]}拿走 {'+'.join(map(str, t))}" for p, t in got)
-        self.effects.append(Effect("section_cleared", Message(
-            f"{sp} is won: {parts_en}. All cards there leave the game.",
-            f"{sp} 已赢得：{parts_zh}。该段所有牌移出游戏。"), self.st.players[c], s, tuple(v for _, t in got for v in t)))
+        self.effects.append(Effect("section_cleared", Message.t('great_wall.engine.is_won_all_cards_there', sp=sp, parts_=Message(parts_en, parts_zh)), self.st.players[c], s, tuple(v for _, t in got for v in t)))
         if self.final_checks_done < 0:
             self.refill(s)
         self.check_last_token()
@@ -582,10 +572,9 @@ class _Work:
         self.checking = False
         self.pending_claim = -1
         text = {
-            Termination.LAST_TOKEN: Message("The last token has been taken: the game ends at once.", "最后一个标记已被拿走：游戏立即结束。"),
-            Termination.LAST_ROUND: Message("The last round and its final progress checks are over.", "最后一轮及最后的进度检查已经结束。"),
-            Termination.BLOCKED: Message("Nobody can do anything any more (a whole round without any change): the game ends.",
-                                         "已经没有人能行动（整整一轮没有任何变化）：游戏结束。"),
+            Termination.LAST_TOKEN: Message.t('great_wall.engine.the_last_token_has_been'),
+            Termination.LAST_ROUND: Message.t('great_wall.engine.the_last_round_and_its'),
+            Termination.BLOCKED: Message.t('great_wall.engine.nobody_can_do_anything_any'),
         }[why]
         self.effects.append(Effect("game_over", text))
 
@@ -697,21 +686,13 @@ def stranded_tokens(state: GreatWallState) -> dict[str, int]:
 def unchecked(state: GreatWallState) -> tuple[Unchecked, ...]:
     out = []
     if not state.rules.track_cards:
-        out.append(Unchecked("cards.hands", Message(
-            "Hands are not tracked: only hand sizes and each deck's card mix were checked, not which cards were drawn or held.",
-            "没有记录手牌：只检查了手牌数量和每副牌的构成，没有检查抓到或持有的具体是哪些牌。")))
+        out.append(Unchecked("cards.hands", Message.t('great_wall.engine.hands_are_not_tracked_only')))
     if state.declared_passes and not state.rules.track_cards and not state.rules.voluntary_pass:
-        out.append(Unchecked("pass.unplayable", Message(
-            f"{state.declared_passes} passed action(s) were accepted on declaration: that no card in hand could be played was not checked.",
-            f"有 {state.declared_passes} 次放弃行动是按玩家声明接受的：没有检查手牌是否确实无法打出。")))
+        out.append(Unchecked("pass.unplayable", Message.t('great_wall.engine.passed_action_s_were_accepted', declared_passes=state.declared_passes)))
     if state.draw_cards_unchecked:
-        out.append(Unchecked("draw.card", Message(
-            f"{state.draw_cards_unchecked} draw(s) named the card drawn; without tracked decks this was recorded, not checked.",
-            f"有 {state.draw_cards_unchecked} 次抓牌写明了所抓的牌；没有记录牌堆时只记录、不检查。")))
+        out.append(Unchecked("draw.card", Message.t('great_wall.engine.draw_s_named_the_card', draw_cards_unchecked=state.draw_cards_unchecked)))
     if state.deck.provisional:
-        out.append(Unchecked("deck.provisional", Message(
-            "The special-card split (noble, soldiers, cavalry, dragon) is provisional: the deck-mix check and simulated decks use guessed counts.",
-            "特殊牌（贵族、士兵、骑兵、龙）的分配是临时数据：牌组构成检查和模拟牌堆使用的是推测的数量。")))
+        out.append(Unchecked("deck.provisional", Message.t('great_wall.engine.the_special_card_split_noble')))
     return tuple(out)
 
 

@@ -50,7 +50,7 @@ def explain(game: "GreatWallGame", state: GreatWallState, sensed: Board) -> tupl
     if not diff:
         return (Explanation(moves=(), complete=False),)
     if state.finished is not None:
-        v = Violation("game.over", Message("The game is over, but the table changed.", "游戏已经结束，但桌面变了。"))
+        v = Violation("game.over", Message.t('great_wall.explain.the_game_is_over_but'))
         return (Explanation((), True, (v,), diff, 100.0),)
     awaiting = game.turn(state).awaiting
     added, removed = list(diff.added), list(diff.removed)
@@ -88,18 +88,16 @@ def _noise(added: list[Triple], removed: list[Triple], pending: list[Violation])
     for space, piece, n in removed:
         out.append(Violation(
             "board.piece_removed",
-            Message(f"{n} {piece.owner} {piece.kind}(s) disappeared from {space}; cards and tokens stay until their section is won.",
-                    f"{space} 上少了 {n} 个{piece.owner}的{piece.kind}；牌和标记在该段被赢得之前不能拿走。"),
+            Message.t('great_wall.explain.s_disappeared_from_cards_and', n=n, owner=piece.owner, kind=piece.kind, space=space),
             (space,),
-            Message(f"Put the {piece.owner} {piece.kind} back on {space}.", f"把{piece.owner}的{piece.kind}放回 {space}。"),
+            Message.t('great_wall.explain.put_the_back_on', owner=piece.owner, kind=piece.kind, space=space),
         ))
     for space, piece, n in added:
         out.append(Violation(
             "board.unexpected_piece",
-            Message(f"{n} {piece.owner} {piece.kind}(s) appeared on {space} and fit no legal move now.",
-                    f"{space} 上出现了 {n} 个{piece.owner}的{piece.kind}，不符合现在任何合法的行动。"),
+            Message.t('great_wall.explain.s_appeared_on_and_fit', n=n, owner=piece.owner, kind=piece.kind, space=space),
             (space,),
-            Message(f"Take the {piece.owner} {piece.kind} off {space}.", f"从 {space} 拿走{piece.owner}的{piece.kind}。"),
+            Message.t('great_wall.explain.take_the_off', owner=piece.owner, kind=piece.kind, space=space),
         ))
     return out
 
@@ -114,10 +112,9 @@ def _pending_effects(state: GreatWallState, added: list[Triple], removed: list[T
         if any(s == sp for s, _, _ in added) or any(s == sp for s, _, _ in removed):
             out.append(Violation(
                 "table.clear_section",
-                Message(f"{sp} has been won: take all cards off it (they leave the game); the winners put their tokens face down in front of them.",
-                        f"{sp} 已被赢得：把该段所有牌拿走（移出游戏）；赢得标记的玩家把标记面朝下放在自己面前。"),
+                Message.t('great_wall.explain.has_been_won_take_all', sp=sp),
                 (SpaceId(sp),),
-                Message(f"Clear {sp}, then lay out its new tokens if any.", f"清空 {sp}，如有新标记再摆上。"),
+                Message.t('great_wall.explain.clear_then_lay_out_its', sp=sp),
             ))
     return out
 

@@ -8,17 +8,18 @@ dashboard and docs/great-wall.md refer to them.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Any, Sequence
 
-from scorer.core.types import Colour, Message, SpaceId, Violation
+from scorer.core.types import Colour, Message, SpaceId, Violation, violation
 from scorer.games.great_wall.data import CAVALRY, DRAGON, KIND_INDEX, KIND_ZH, KINDS
 from scorer.games.great_wall.moves import CardRef, Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_index, section_space
 from scorer.games.great_wall.state import GreatWallState, Section
 from scorer.games.great_wall.values import BASE_VALUE, Card, covered_set
 
 
-def _v(rule: str, en: str, zh: str, spaces: Sequence[str] = (), fix: tuple[str, str] | None = None) -> Violation:
-    return Violation(rule, Message(en, zh), tuple(SpaceId(s) for s in spaces), Message(*fix) if fix else None)
+def _v(rule: str, message: Message | str, *rest: Any, fix: Message | tuple[str, str] | None = None) -> Violation:
+    """``_v(rule, Message.t(key, ...), spaces, fix=Message.t(...))``; see scorer.core.types.violation."""
+    return violation(rule, message, *rest, fix=fix)
 
 
 def player_label(player: str) -> tuple[str, str]:
@@ -84,9 +85,8 @@ def resolve_targets(state: GreatWallState, sec: Section, player: int, refs: Sequ
         candidates = [i for i in range(len(sec.cards)) if ref_matches(sec.cards[i], i, ref, state.players) and i not in out]
         if not candidates:
             what = ref_label(ref)
-            return out, _v("dragon.target_missing", f"Dragon {k + 1}: there is no {what[0]} in this section to lay it on.",
-                           f"第 {k + 1} 张龙：这一段城墙里没有{what[1]}可以覆盖。",
-                           fix=("Lay the dragon on a card that is in the section, or take it back.", "把龙放在这一段已有的牌上，或收回。"))
+            return out, _v("dragon.target_missing", Message.t('great_wall.dragon.target_missing', k=k + 1, what=Message(*what)),
+                           fix=Message.t('great_wall.dragon.target_missing.fix'))
         legal = [i for i in candidates if not dragon_target_ok(state, sec, player, i, covered | set(out))]
         if not legal:
             i = candidates[-1]
@@ -177,15 +177,14 @@ def can_act(state: GreatWallState, player: int) -> bool:
 
 def violations(state: GreatWallState, move: GreatWallMove) -> tuple[Violation, ...]:
     if state.finished is not None:
-        return (_v("game.over", "The game is over.", "游戏已经结束。"),)
+        return (_v("game.over", Message.t('great_wall.game.over')),)
     if isinstance(move, Reveal):
         return tuple(_reveal(state, move))
     waiting = state.awaiting_reveal
     if waiting >= 0:
         sp = section_space(waiting)
-        return (_v("input.awaiting_reveal", f"Reveal 2 new tokens at {sp} first and enter their values.",
-                   f"请先在 {sp} 翻开 2 个新标记并输入它们的分值。", (sp,),
-                   ("Reveal the tokens, then continue.", "翻开标记后再继续。")),)
+        return (_v("input.awaiting_reveal", Message.t('great_wall.input.awaiting_reveal', sp=sp), (sp,),
+                   Message.t('great_wall.input.awaiting_reveal.fix')),)
     if isinstance(move, Claim):
         return tuple(_claim(state, move))
     if isinstance(move, (Play, Draw, Pass)):
@@ -193,19 +192,17 @@ def violations(state: GreatWallState, move: GreatWallMove) -> tuple[Violation, .
         if out:
             return tuple(out)
         if state.in_final_checks:
-            return (_v("last_round.no_actions", "The last round is over: nobody may play or draw cards any more, only the final progress checks remain.",
-                       "最后一轮已经结束：任何人都不能再出牌或抓牌，只剩最后的进度检查。",
-                       fix=("Take the cards back.", "把牌收回。")),)
+            return (_v("last_round.no_actions", Message.t('great_wall.last_round.no_actions'),
+                       fix=Message.t('great_wall.last_round.no_actions.fix')),)
         if state.pending_claim >= 0:
             sp = section_space(state.pending_claim)
-            return (_v("input.awaiting_claim", f"First choose which token of {sp} to claim (the progress check comes before the actions).",
-                       f"请先选择要宣占 {sp} 的哪个标记（进度检查在行动之前）。", (sp,)),)
+            return (_v("input.awaiting_claim", Message.t('great_wall.input.awaiting_claim', sp=sp), (sp,)),)
         if isinstance(move, Play):
             return tuple(_play(state, move))
         if isinstance(move, Draw):
             return tuple(_draw(state, move))
         return tuple(_pass(state, move))
-    return (_v("move.unknown", f"Unknown move {move!r}.", f"未知的行动 {move!r}。"),)
+    return (_v("move.unknown", Message.t('great_wall.move.unknown', move=move)),)
 
 
 def _turn(state: GreatWallState, player: str) -> list[Violation]:
@@ -214,12 +211,11 @@ def _turn(state: GreatWallState, player: str) -> list[Violation]:
         return []
     en, zh = player_label(player)
     if p < 0:
-        return [_v("turn.unknown_player", f"{en} is not playing at this table.", f"{zh}不在本局游戏中。")]
+        return [_v("turn.unknown_player", Message.t('great_wall.turn.unknown_player', text=Message(en, zh)))]
     if p != state.active:
         aen, azh = player_label(state.players[state.active])
-        return [_v("turn.not_your_turn", f"It is {aen}'s turn, not {en}'s.", f"现在轮到{azh}，不是{zh}。",
-                   fix=(f"{en}: a turn is the progress check and two actions (plus one free cavalry play); take back what you did and wait for your turn.",
-                        f"{zh}：一个回合是进度检查加两个行动（外加一次免费的骑兵出牌）；请收回刚才的牌，等待你的回合。"))]
+        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn', a=Message(aen, azh), text=Message(en, zh)),
+                   fix=Message.t('great_wall.turn.not_your_turn.fix', text=Message(en, zh)))]
     return []
 
 
@@ -228,41 +224,36 @@ def _play(state: GreatWallState, move: Play) -> list[Violation]:
     s = section_index(move.section)
     if s is None or s >= len(state.sections):
         n = len(state.sections)
-        return [_v("play.unknown_section", f"{move.section} is not a wall section of this game (section-1 to section-{n}).",
-                   f"{move.section} 不是本局的城墙段（section-1 到 section-{n}）。")]
+        return [_v("play.unknown_section", Message.t('great_wall.play.unknown_section', section=move.section, n=n))]
     sp = section_space(s)
     if not move.cards:
-        return [_v("play.no_cards", "A play puts down at least one card.", "出牌至少要放一张牌。", (sp,))]
+        return [_v("play.no_cards", Message.t('great_wall.play.no_cards'), (sp,))]
     unknown = [c for c in move.cards if c not in KIND_INDEX]
     if unknown:
         return [_v("play.unknown_card", f"Unknown card {unknown[0]!r} (known: {', '.join(KINDS)}).",
                    f"未知的牌 {unknown[0]!r}（已知：{'、'.join(kind_zh(k) for k in KINDS)}）。", (sp,))]
     if len(set(move.cards)) > 1:
         en, zh = cards_label(move.cards)
-        return [_v("play.identical_cards", f"One play is one card or a set of identical cards; {en} are different cards.",
-                   f"一次出牌只能是一张牌或一组相同的牌；{zh}是不同的牌。", (sp,),
-                   ("Take back the cards of all but one kind; the others may be a later action.", "只留下一种牌，其余的收回（可在之后的行动中打出）。"))]
+        return [_v("play.identical_cards", Message.t('great_wall.play.identical_cards', text=Message(en, zh)), (sp,),
+                   Message.t('great_wall.play.identical_cards.fix'))]
     kind, k = move.cards[0], len(move.cards)
     sec = state.sections[s]
     if not sec.live:
-        return [_v("play.dead_section", f"{sp} has no tokens left to win: cards go to a section with tokens.",
-                   f"{sp} 已经没有可以赢取的标记：牌只能放在有标记的城墙段。", (sp,),
-                   (f"Take the cards off {sp}.", f"把牌从 {sp} 拿走。"))]
+        return [_v("play.dead_section", Message.t('great_wall.play.dead_section', sp=sp), (sp,),
+                   Message.t('great_wall.play.dead_section.fix', sp=sp))]
     out: list[Violation] = []
     if move.free:
         if kind != CAVALRY:
             out.append(_v("cavalry.free_only_cavalry", f"Only cavalry can be played as the free action, not {kind}.",
                           f"只有骑兵可以作为免费行动打出，{kind_zh(kind)}不行。", (sp,)))
         elif state.free_used:
-            out.append(_v("cavalry.free_used", "The free cavalry play was already used this turn.", "本回合已经用过免费的骑兵出牌。", (sp,),
-                          ("Count this play as an action, or take the cavalry back.", "把这次出牌算作一个行动，或收回骑兵。")))
+            out.append(_v("cavalry.free_used", Message.t('great_wall.cavalry.free_used'), (sp,),
+                          Message.t('great_wall.cavalry.free_used.fix')))
         elif state.rules.cavalry_single_card and k > 1:
-            out.append(_v("cavalry.free_single", "The free cavalry play is a single card (referee option cavalry_single_card).",
-                          "免费的骑兵出牌只能是一张牌（裁判选项 cavalry_single_card）。", (sp,)))
+            out.append(_v("cavalry.free_single", Message.t('great_wall.cavalry.free_single'), (sp,)))
     if k > state.hand_sizes[p]:
-        out.append(_v("hand.too_few", f"{k} cards played, but the hand holds only {state.hand_sizes[p]}.",
-                      f"打出了 {k} 张牌，但手里只有 {state.hand_sizes[p]} 张。", (sp,),
-                      (f"Take back {k - state.hand_sizes[p]} card(s).", f"收回 {k - state.hand_sizes[p]} 张牌。")))
+        out.append(_v("hand.too_few", Message.t('great_wall.hand.too_few', k=k, p=state.hand_sizes[p]), (sp,),
+                      Message.t('great_wall.hand.too_few.fix', p=k - state.hand_sizes[p])))
     elif state.hands is not None:
         have = state.hands[p][KIND_INDEX[kind]]
         if have < k:
@@ -279,24 +270,23 @@ def _play(state: GreatWallState, move: Play) -> list[Violation]:
                           ("Take back the cards that cannot be in your deck.", "收回不可能在你牌组中的牌。")))
     if kind == DRAGON:
         if len(move.targets) != k:
-            out.append(_v("dragon.targets", f"Each dragon is laid on a card: {k} dragon(s) need {k} target(s), {len(move.targets)} given.",
-                          f"每张龙都要放在一张牌上：{k} 张龙需要 {k} 个目标，给出了 {len(move.targets)} 个。", (sp,)))
+            out.append(_v("dragon.targets", Message.t('great_wall.dragon.targets', k=k, targets=len(move.targets)), (sp,)))
         else:
             _, bad = resolve_targets(state, sec, p, move.targets)
             if bad is not None:
                 out.append(Violation(bad.rule, bad.message, (SpaceId(sp),), bad.fix))
     elif move.targets:
-        out.append(_v("play.targets_not_dragon", "Only a dragon is laid on another card.", "只有龙才放在其他牌上。", (sp,)))
+        out.append(_v("play.targets_not_dragon", Message.t('great_wall.play.targets_not_dragon'), (sp,)))
     return out
 
 
 def _draw(state: GreatWallState, move: Draw) -> list[Violation]:
     p = state.active
     if state.deck_sizes[p] == 0:
-        return [_v("draw.deck_empty", "Your deck is empty: you cannot draw.", "你的牌堆已经空了，不能抓牌。",
-                   fix=("Play a card instead.", "改为出牌。"))]
+        return [_v("draw.deck_empty", Message.t('great_wall.draw.deck_empty'),
+                   fix=Message.t('great_wall.draw.deck_empty.fix'))]
     if move.card is not None and move.card not in KIND_INDEX:
-        return [_v("draw.unknown_card", f"Unknown card {move.card!r}.", f"未知的牌 {move.card!r}。")]
+        return [_v("draw.unknown_card", Message.t('great_wall.draw.unknown_card', card=move.card))]
     if state.decks is not None and move.card is not None and state.decks[p][0] != move.card:
         top = state.decks[p][0]
         return [_v("draw.wrong_card", f"The top card of the deck is a {top}, not a {move.card}.",
@@ -309,8 +299,7 @@ def _pass(state: GreatWallState, move: Pass) -> list[Violation]:
     if state.rules.voluntary_pass:
         return []
     if state.deck_sizes[p] > 0:
-        return [_v("pass.can_draw", "An action may be passed only when neither playing nor drawing is possible; your deck still has cards.",
-                   "只有既不能出牌也不能抓牌时才可以放弃行动；你的牌堆里还有牌。", fix=("Draw a card.", "抓一张牌。"))]
+        return [_v("pass.can_draw", Message.t('great_wall.pass.can_draw'), fix=Message.t('great_wall.pass.can_draw.fix'))]
     if state.hands is not None and playable_kinds(state, p):
         kinds = playable_kinds(state, p)
         return [_v("pass.can_play", f"An action may be passed only when nothing can be played; you can play {', '.join(kinds)}.",
@@ -323,20 +312,17 @@ def _claim(state: GreatWallState, move: Claim) -> list[Violation]:
     if state.pending_claim < 0 and named is not None and named < len(state.sections) and state.sections[named].unnamed_claim >= 0:
         return _name_card(state, move, named)
     if state.pending_claim < 0:
-        return [_v("claim.not_awaited", "No token choice is pending and no first token laid this turn waits for its card: "
-                   "tokens are claimed by the progress check at the start of a turn.",
-                   "现在不需要选择标记，本回合放下的第一个标记也不需要指明所在的牌：标记是在回合开始的进度检查中宣占的。")]
+        return [_v("claim.not_awaited", Message.t('great_wall.claim.not_awaited'))]
     s = state.pending_claim
     sp = section_space(s)
     p = state.player_index(move.player)
     if p != state.active:
         en, zh = player_label(move.player)
         aen, azh = player_label(state.players[state.active])
-        return [_v("turn.not_your_turn", f"{aen} chooses the token at {sp}, not {en}.", f"由{azh}选择 {sp} 的标记，不是{zh}。", (sp,))]
+        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn.2', a=Message(aen, azh), sp=sp, text=Message(en, zh)), (sp,))]
     if section_index(move.section) != s:
-        return [_v("claim.wrong_section", f"The pending choice is at {sp}, not {move.section}.", f"需要选择的是 {sp}，不是 {move.section}。", (sp,),
-                   ("Choose the token there first; the card of a token laid earlier in this check can be named afterwards.",
-                    "请先在那里选择标记；本次检查中先前放下的标记所在的牌可以之后再指明。"))]
+        return [_v("claim.wrong_section", Message.t('great_wall.claim.wrong_section', sp=sp, section=move.section), (sp,),
+                   Message.t('great_wall.claim.wrong_section.fix'))]
     sec = state.sections[s]
     if move.token not in sec.tokens:
         have = " or ".join(str(t) for t in sec.tokens)
@@ -344,8 +330,7 @@ def _claim(state: GreatWallState, move: Claim) -> list[Violation]:
                    f"{sp} 没有分值为 {move.token} 的标记；请选择 {have.replace(' or ', '或')}。", (sp,))]
     if move.on is not None and claim_card(state, sec, p, move.on) < 0:
         what = ref_label(move.on)
-        return [_v("claim.on_card", f"The token goes on one of your own cards in {sp}; there is no {what[0]} of yours there.",
-                   f"标记要放在你自己在 {sp} 的一张牌上；那里没有你的{what[1]}。", (sp,))]
+        return [_v("claim.on_card", Message.t('great_wall.claim.on_card', sp=sp, what=Message(*what)), (sp,))]
     return []
 
 
@@ -358,19 +343,15 @@ def _name_card(state: GreatWallState, move: Claim, s: int) -> list[Violation]:
     if p != sec.claimed_owner:
         en, zh = player_label(move.player)
         oen, ozh = player_label(state.players[sec.claimed_owner])
-        return [_v("turn.not_your_turn", f"{oen} laid the first token at {sp}, not {en}: only {oen} names the card it lies on.",
-                   f"{sp} 的第一个标记是{ozh}放的，不是{zh}：只有{ozh}可以指明它放在哪张牌上。", (sp,))]
+        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn.3', o=Message(oen, ozh), sp=sp, text=Message(en, zh)), (sp,))]
     if move.token != sec.claimed_value:
-        return [_v("claim.token_not_there", f"The first token at {sp} is the {sec.claimed_value}, not a {move.token}.",
-                   f"{sp} 的第一个标记是 {sec.claimed_value} 分，不是 {move.token} 分。", (sp,))]
+        return [_v("claim.token_not_there", Message.t('great_wall.claim.token_not_there', sp=sp, claimed_value=sec.claimed_value, token=move.token), (sp,))]
     if move.on is None:
-        return [_v("claim.name_card", f"The {sec.claimed_value} at {sp} is already yours; a claim now only says which of your cards it lies on.",
-                   f"{sp} 的 {sec.claimed_value} 分标记已经是你的了；现在的宣占只需指明它放在你的哪张牌上。", (sp,),
-                   ("Name the card (owner, kind and/or position).", "请指明那张牌（所有者、种类和/或位置）。"))]
+        return [_v("claim.name_card", Message.t('great_wall.claim.name_card', claimed_value=sec.claimed_value, sp=sp), (sp,),
+                   Message.t('great_wall.claim.name_card.fix'))]
     if claim_card(state, sec, p, move.on, sec.unnamed_claim) < 0:
         what = ref_label(move.on)
-        return [_v("claim.on_card", f"The token lies on one of your own cards that were in {sp} when you claimed it; there is no {what[0]} of yours there.",
-                   f"标记要放在宣占时你在 {sp} 已有的一张牌上；那里没有你的{what[1]}。", (sp,))]
+        return [_v("claim.on_card", Message.t('great_wall.claim.on_card.2', sp=sp, what=Message(*what)), (sp,))]
     return []
 
 
@@ -378,25 +359,21 @@ def _reveal(state: GreatWallState, move: Reveal) -> list[Violation]:
     s = section_index(move.section)
     waiting = state.awaiting_reveal
     if state.rules.track_cards:
-        return [_v("reveal.tracked", "The token supply is simulated in this game: new tokens are revealed by the referee.",
-                   "本局的标记堆由裁判模拟：新标记会自动翻开。")]
+        return [_v("reveal.tracked", Message.t('great_wall.reveal.tracked'))]
     if waiting < 0:
-        return [_v("reveal.not_awaited", "No section is waiting for new tokens.", "没有城墙段在等待新标记。")]
+        return [_v("reveal.not_awaited", Message.t('great_wall.reveal.not_awaited'))]
     if s is None or s >= len(state.sections) or not state.sections[s].awaiting_reveal:
         want = [section_space(i) for i, x in enumerate(state.sections) if x.awaiting_reveal]
-        return [_v("reveal.wrong_section", f"{move.section} is not waiting for tokens; waiting: {', '.join(want)}.",
-                   f"{move.section} 不需要新标记；需要新标记的是 {', '.join(want)}。", tuple(want))]
+        return [_v("reveal.wrong_section", Message.t('great_wall.reveal.wrong_section', section=move.section, want=', '.join(want)), tuple(want))]
     sp = section_space(s)
     need = min(2, len(state.supply))
     if len(move.tokens) != need:
-        return [_v("reveal.count", f"Reveal {need} token(s) at {sp}, not {len(move.tokens)}.",
-                   f"在 {sp} 翻开 {need} 个标记，不是 {len(move.tokens)} 个。", (sp,))]
+        return [_v("reveal.count", Message.t('great_wall.reveal.count', need=need, sp=sp, tokens=len(move.tokens)), (sp,))]
     supply = Counter(state.supply)
     want = Counter(move.tokens)
     missing = [v for v, n in want.items() if supply[v] < n]
     if missing:
         left = ", ".join(f"{n}x{v}" for v, n in sorted(supply.items())) or "none"
-        return [_v("reveal.not_in_supply", f"No token worth {missing[0]} is left face down (left: {left}).",
-                   f"面朝下的标记堆里已经没有分值为 {missing[0]} 的标记了（剩余：{left}）。", (sp,),
-                   ("Check the values of the revealed tokens.", "请核对翻开标记的分值。"))]
+        return [_v("reveal.not_in_supply", Message.t('great_wall.reveal.not_in_supply', missing=missing[0], left=left), (sp,),
+                   Message.t('great_wall.reveal.not_in_supply.fix'))]
     return []
