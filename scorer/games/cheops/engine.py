@@ -78,6 +78,12 @@ def law_kind(n: int) -> str:
     return f"law-{n}"
 
 
+# Variants whose reading became the default: still accepted in records (they change nothing now).
+RETIRED_VARIANTS = {
+    "law8_pyramid": "law 8 may remove a face-down law on the pyramid: the default since issue 13 (E1)",
+}
+
+
 class CheopsGame(Game[CheopsState, CheopsMove]):
     id = "cheops"
     name = Message.t('cheops.engine.cheops')
@@ -94,7 +100,7 @@ class CheopsGame(Game[CheopsState, CheopsMove]):
                 raise InvalidRecord(f"{p!r} is not a player id (lower-case letters, digits, - or _)", where="setup.players")
         if len(set(players)) != len(players):
             raise InvalidRecord("each player needs a different id", where="setup.players")
-        unknown = set(options.variants) - set(CheopsRules.VARIANTS)
+        unknown = set(options.variants) - set(CheopsRules.VARIANTS) - set(RETIRED_VARIANTS)
         if unknown:
             raise InvalidRecord(f"unknown variant(s) {sorted(unknown)}; known: {', '.join(CheopsRules.VARIANTS)}", where="setup.variants")
         board = options.board if isinstance(options.board, CheopsBoard) else load_board(options.board)
@@ -324,7 +330,7 @@ class CheopsGame(Game[CheopsState, CheopsMove]):
                             "description": "seating (clockwise) order; the first player starts (the youngest)"},
                 "board": {"type": "string", "description": "'cheops' (shipped, provisional) or a board file path"},
                 "price_tables": {"type": "string", "description": "'shipped' (provisional) or a price-table file path"},
-                "variants": {"type": "array", "items": {"enum": list(CheopsRules.VARIANTS)}, "uniqueItems": True},
+                "variants": {"type": "array", "items": {"enum": [*CheopsRules.VARIANTS, *RETIRED_VARIANTS]}, "uniqueItems": True},
                 "seed": {"type": "integer", "description": "deals whatever is not given explicitly (tables, pyramid, laws, stacks)"},
                 "tables": {"type": "object", "additionalProperties": {"type": "string", "pattern": "^(I|II|III)-[0-9]+$"},
                            "description": "colour -> price table id on that column (2 of each type)"},
