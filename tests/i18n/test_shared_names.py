@@ -8,6 +8,10 @@ import pytest
 
 from scorer.core import i18n
 from scorer.core.types import Colour, Message, or_list, player_label
+from scorer.games.china import rules as china_rules
+from scorer.games.china.board import CARD_COLOURS
+from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE
+from scorer.games.great_wall.data import KINDS, kind_label
 from scorer.games.ming import rules as ming_rules
 from scorer.games.ming.moves import FAMILY, PRINCE, TYPE_NAMES
 from scorer.games.zhang_yi.data import STATE_ZH, STATES, TALENT_IDS, TALENT_NAMES, state_label, talent_label
@@ -53,6 +57,8 @@ def test_every_key_built_from_an_id_exists_in_every_language():
     keys += [f"ming.phase.wrong_move.{name}" for name in TYPE_NAMES.values()]
     keys += [f"ming.piece.{kind}" for kind in (FAMILY, PRINCE)]
     keys += [m.key for m in ming_rules.PHASE_LABEL.values()] + [m.key for m in ming_rules.MOVE_LABEL.values()]
+    keys += [f"colour.{c}" for c in CARD_COLOURS] + [china_rules.kind_label(k).key for k in (HOUSE, EMISSARY, FORTRESS)]
+    keys += [kind_label(k).key for k in KINDS]
     for tag in i18n.language_tags():
         texts = i18n.catalogue("scorer", tag)
         missing = [k for k in keys if k not in texts]

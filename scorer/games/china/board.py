@@ -17,8 +17,14 @@ from scorer.core.schema import load_schema, read_json, validate
 from scorer.core.types import InvalidRecord, Message
 
 CARD_COLOURS = ("violet", "yellow", "orange", "green", "red")
-CARD_COLOUR_ZH = {"violet": "紫", "yellow": "黄", "orange": "橙", "green": "绿", "red": "红"}
 SHIPPED_BOARDS = ("china-a", "china-b")
+
+
+def card_colour_label(colour: str) -> Message:
+    """A card's colour in every language (the shared ``colour.<name>`` keys); an unknown one as written."""
+    if colour in CARD_COLOURS:
+        return Message.t(f"colour.{colour}")
+    return Message.t("name.as_given", name=colour)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from typing import Any, Iterator, Mapping
 
 from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo, check_players_and_variants
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
-from scorer.core.types import Board, BoardDiff, InvalidRecord, Message, Piece, SpaceId, Violation
+from scorer.core.types import Board, BoardDiff, InvalidRecord, Message, Piece, SpaceId, Violation, player_label
 from scorer.games.china import cards as cardlib
 from scorer.games.china import moves as mv
 from scorer.games.china import rules, scoring
@@ -313,16 +313,15 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
 
     def describe_move(self, move: ChinaMove) -> Message:
         if isinstance(move, Place):
-            en = ", ".join(f"{p.kind} on {p.space}" for p in move.placements)
-            zh = "，".join(f"{rules._kind_zh(p.kind)}放在 {p.space}" for p in move.placements)
-            pen, pzh = rules.player_label(move.player)
-            return Message.t('china.engine.text', p=Message(pen, pzh), text=Message(en, zh))
+            text: Message | str = ""
+            for i, pl in enumerate(move.placements):
+                one = Message.t("china.engine.placement", kind=rules.kind_label(pl.kind), space=pl.space)
+                text = one if i == 0 else Message.t("china.engine.placements", a=text, b=one)
+            return Message.t('china.engine.text', p=player_label(move.player), text=text)
         if isinstance(move, Exchange):
-            pen, pzh = rules.player_label(move.player)
-            return Message.t('china.engine.exchanges_a_card', p=Message(pen, pzh))
+            return Message.t('china.engine.exchanges_a_card', p=player_label(move.player))
         if isinstance(move, Pass):
-            pen, pzh = rules.player_label(move.player)
-            return Message.t('china.engine.passes_no_possible_action', p=Message(pen, pzh))
+            return Message.t('china.engine.passes_no_possible_action', p=player_label(move.player))
         return Message.t('china.engine.the_draw_pile_ran_out')
 
     def state_to_json(self, state: ChinaState) -> dict[str, Any]:
@@ -390,7 +389,7 @@ def final_scoring(state: ChinaState) -> dict[str, Any]:
         res = scoring.road_points(owned, board.neighbours, doubled)
         roads[i] = res.points
         if res.split_disputed:
-            disputes.append(f"{pl}: greedy {res.points}, best split {res.exhaustive_points}")
+            disputes.append((pl, res.points, res.exhaustive_points))
         if not res.compared:
             uncompared.append(pl)
     return {"provinces": provinces, "alliances": alliances, "roads": roads, "disputes": tuple(disputes), "uncompared": tuple(uncompared)}
@@ -405,13 +404,14 @@ def unchecked(state: ChinaState) -> tuple[Unchecked, ...]:
     if state.board.provisional:
         out.append(Unchecked("board.provisional", Message.t('china.engine.board_is_provisional_alliance_and', id=state.board.id)))
     if state.road_disputes:
-        out.append(Unchecked("roads.split", Message(
-            "Road split disputed (greedy longest-run rule vs best split): " + "; ".join(state.road_disputes) + ". The referee should confirm.",
-            "道路划分有争议（贪心最长路线与最优划分不同）：" + "；".join(state.road_disputes) + "。请裁判确认。")))
+        parts = [Message.t("china.engine.road_dispute", player=player_label(pl), greedy=greedy, best=best) for pl, greedy, best in state.road_disputes]
+        disputes = parts[0]
+        for part in parts[1:]:
+            disputes = Message.t("list.semicolon", a=disputes, b=part)
+        out.append(Unchecked("roads.split", Message.t("china.engine.road_split_disputed", disputes=disputes)))
     if state.road_uncompared:
-        out.append(Unchecked("roads.split_compare", Message(
-            "Road networks too branched to compare with every possible split for: " + ", ".join(state.road_uncompared) + ".",
-            "以下玩家的道路网络分支过多，未能与所有划分比较：" + "、".join(state.road_uncompared) + "。")))
+        out.append(Unchecked("roads.split_compare", Message.t("china.engine.road_split_uncompared",
+                                                              players=tuple(player_label(p) for p in state.road_uncompared))))
     return tuple(out)
 
 

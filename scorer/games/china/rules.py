@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.core.types import Colour, Message, SpaceId, Violation, violation
+from scorer.core.types import Message, SpaceId, Violation, player_label, violation
 from scorer.games.china import cards as cardlib
-from scorer.games.china.board import CARD_COLOUR_ZH
+from scorer.games.china.board import card_colour_label
 from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, DeclarePileExhausted, Exchange, Pass, Place
 from scorer.games.china.state import ChinaState
 
@@ -21,16 +21,11 @@ def _v(rule: str, message: Message | str, *rest: Any, fix: Message | tuple[str, 
     return violation(rule, message, *rest, fix=fix)
 
 
-def player_label(player: str) -> tuple[str, str]:
-    try:
-        c = Colour(player)
-        return c.value, c.zh + "方"
-    except ValueError:
-        return player, player
-
-
-def _kind_zh(kind: str) -> str:
-    return {HOUSE: "房屋", EMISSARY: "使臣", FORTRESS: "堡垒"}.get(kind, kind)
+def kind_label(kind: str) -> Message:
+    """A piece kind's name in every language (``china.piece.<kind>``); an unknown kind as written."""
+    if kind in (HOUSE, EMISSARY, FORTRESS):
+        return Message.t(f"china.piece.{kind}")
+    return Message.t("name.as_given", name=kind)
 
 
 def violations(state: ChinaState, move: ChinaMove) -> tuple[Violation, ...]:
@@ -51,16 +46,14 @@ def _turn(state: ChinaState, player: str) -> list[Violation]:
     p = state.player_index(player)
     active = state.players[state.active]
     if p < 0:
-        en, zh = player_label(player)
-        return [_v("turn.unknown_player", Message.t('china.turn.unknown_player', text=Message(en, zh)))]
+        return [_v("turn.unknown_player", Message.t('china.turn.unknown_player', text=player_label(player)))]
     if p != state.active:
-        en, zh = player_label(player)
-        aen, azh = player_label(active)
+        who = player_label(player)
         return [
             _v(
                 "turn.not_your_turn",
-                Message.t('china.turn.not_your_turn', a=Message(aen, azh), text=Message(en, zh)),
-                fix=Message.t('china.turn.not_your_turn.fix', text=Message(en, zh)),
+                Message.t('china.turn.not_your_turn', a=player_label(active), text=who),
+                fix=Message.t('china.turn.not_your_turn.fix', text=who),
             )
         ]
     return []
@@ -96,8 +89,7 @@ def _place(state: ChinaState, move: Place, cards: bool = True) -> list[Violation
         if pl.kind in (HOUSE, FORTRESS):
             s = board.site_index.get(pl.space)
             if s is None:
-                return [_v("place.wrong_space", f"{pl.space} is not a house site; a {pl.kind} goes on a house site.",
-                           f"{pl.space} 不是房屋位置；{_kind_zh(pl.kind)}只能放在房屋位置上。", (pl.space,))]
+                return [_v("place.wrong_space", Message.t("china.place.wrong_space.site", space=pl.space, kind=kind_label(pl.kind)), (pl.space,))]
             provinces.append(board.site_province[s])
         elif pl.kind == EMISSARY:
             pi = board.dragon_index.get(pl.space)
@@ -111,10 +103,9 @@ def _place(state: ChinaState, move: Place, cards: bool = True) -> list[Violation
         return [
             _v(
                 "place.one_province",
-                f"All pieces of a turn go into one province; these went into {' and '.join(m.en for m in names)}.",
-                f"一回合的棋子必须放在同一个国；这次放在了{'和'.join(m.zh for m in names)}。",
+                Message.t("china.place.one_province", names=tuple(names)),
                 tuple(pl.space for pl in move.placements[1:]),
-                (f"Take the piece off {move.placements[1].space}.", f"从 {move.placements[1].space} 拿走那个棋子。"),
+                Message.t("china.place.one_province.fix", space=move.placements[1].space),
             )
         ]
     prov = provinces[0]
@@ -130,7 +121,7 @@ def _place(state: ChinaState, move: Place, cards: bool = True) -> list[Violation
                     "place.empty_province_one_piece",
                     Message.t('china.place.empty_province_one_piece', pname=pname),
                     (second.space,),
-                    (f"Take the second {second.kind} off {second.space}.", f"从 {second.space} 拿走第二个{_kind_zh(second.kind)}。"),
+                    Message.t("china.place.empty_province_one_piece.fix", kind=kind_label(second.kind), space=second.space),
                 )
             )
     out.extend(_pieces(state, move, prov))
@@ -157,8 +148,9 @@ def _pieces(state: ChinaState, move: Place, prov: int) -> list[Violation]:
                           (pl.space,), Message.t('china.fortress.not_in_play.fix')))
             continue
         if used[pl.kind] + 1 > left[pl.kind]:
-            out.append(_v("supply.empty", f"No {pl.kind} left in the supply.", f"库存中已经没有{_kind_zh(pl.kind)}了。",
-                          (pl.space,), (f"Take the {pl.kind} off {pl.space}.", f"从 {pl.space} 拿走这个{_kind_zh(pl.kind)}。")))
+            kind = kind_label(pl.kind)
+            out.append(_v("supply.empty", Message.t("china.supply.empty", kind=kind),
+                          (pl.space,), Message.t("china.supply.empty.fix", kind=kind, space=pl.space)))
             continue
         used[pl.kind] += 1
         if pl.kind == HOUSE:
@@ -200,23 +192,21 @@ def _payment(state: ChinaState, move: Place, prov: int) -> list[Violation]:
             out.append(_v("cards.required", Message.t('china.cards.required')))
         return out
     if not cardlib.payment_ok(move.cards, colour, len(move.placements)):
-        played = ", ".join(move.cards) or "none"
-        played_zh = "、".join(CARD_COLOUR_ZH.get(c, c) for c in move.cards) or "无"
+        played = tuple(card_colour_label(c) for c in move.cards) or Message.t("china.cards.none")
         out.append(
             _v(
                 "cards.payment",
-                f"Cards {played} do not pay for {len(move.placements)} piece(s) in a {colour} province: each piece needs one {colour} card or a pair of equal cards of another colour.",
-                f"牌 {played_zh} 不能支付{CARD_COLOUR_ZH[colour]}色国的 {len(move.placements)} 个棋子：每个棋子需要一张{CARD_COLOUR_ZH[colour]}色牌，或两张相同的其他颜色牌。",
+                Message.t("china.cards.payment", played=played, n=len(move.placements), colour=card_colour_label(colour)),
                 tuple(pl.space for pl in move.placements),
-                ("Take back the pieces the cards do not pay for, or play the right cards.", "收回牌不足以支付的棋子，或打出正确的牌。"),
+                Message.t("china.cards.payment.fix"),
             )
         )
         return out
     if state.rules.track_cards and state.cards is not None:
         hand = state.cards.hands[state.active]
         if not cardlib.hand_has(hand, move.cards):
-            out.append(_v("cards.not_in_hand", f"The hand ({', '.join(hand)}) does not hold {', '.join(move.cards)}.",
-                          f"手牌（{'、'.join(hand)}）中没有 {'、'.join(move.cards)}。"))
+            out.append(_v("cards.not_in_hand", Message.t("china.cards.not_in_hand", hand=tuple(card_colour_label(c) for c in hand),
+                                                         cards=tuple(card_colour_label(c) for c in move.cards))))
             return out
         if move.draws is None:
             out.append(_v("cards.draws_required", Message.t('china.cards.draws_required')))

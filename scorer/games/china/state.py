@@ -62,7 +62,7 @@ class ChinaState:
     finished: Termination | None = None
     unchecked_payments: int = 0
     declared_end: bool = False
-    road_disputes: tuple[str, ...] = ()
+    road_disputes: tuple[tuple[str, int, int], ...] = ()  # (player, greedy points, best split's points)
     road_uncompared: tuple[str, ...] = ()
     effects: tuple[Effect, ...] = ()
 

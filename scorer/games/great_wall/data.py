@@ -22,7 +22,6 @@ WALL, GATE, TOWER, NOBLE, SOLDIER, CAVALRY, DRAGON = "wall", "gate", "tower", "n
 KINDS = (WALL, GATE, TOWER, NOBLE, SOLDIER, CAVALRY, DRAGON)
 KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 SPECIAL_KINDS = (NOBLE, SOLDIER, CAVALRY, DRAGON)
-KIND_ZH = {WALL: "城墙", GATE: "城门", TOWER: "塔楼", NOBLE: "贵族", SOLDIER: "士兵", CAVALRY: "骑兵", DRAGON: "龙"}
 ESCALATING = "escalating"
 
 # What the sources confirm (rules/great-wall.md 1 and 1.1). The validator holds every data file to it.
@@ -159,4 +158,7 @@ def load_deck(ref: str | None = None) -> DeckSpec:
 
 
 def kind_label(kind: str) -> Message:
-    return Message(kind, KIND_ZH.get(kind, kind))
+    """A card kind's name in every language (``great_wall.kind.<kind>``); an unknown kind as written."""
+    if kind in KIND_INDEX:
+        return Message.t(f"great_wall.kind.{kind}")
+    return Message.t("name.as_given", name=kind)

@@ -16,10 +16,10 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo, check_players_and_variants
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
-from scorer.core.types import Board, InvalidRecord, Message, Piece
+from scorer.core.types import Board, InvalidRecord, Message, Piece, or_list, player_label
 from scorer.games.great_wall import moves as mv
 from scorer.games.great_wall import rules
-from scorer.games.great_wall.data import DRAGON, KIND_INDEX, KINDS, SPECIAL_KINDS, DeckSpec, load_deck
+from scorer.games.great_wall.data import DRAGON, KIND_INDEX, KINDS, SPECIAL_KINDS, DeckSpec, kind_label, load_deck
 from scorer.games.great_wall.moves import CardRef, Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_index, section_space
 from scorer.games.great_wall.state import CAT_FIRST, CAT_SECOND, CATEGORIES, Effect, GreatWallRules, GreatWallState, Section
 from scorer.games.great_wall.values import Card, Valuation, progress
@@ -118,11 +118,9 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
         phase = "final_checks" if state.in_final_checks else ("last_round" if state.last_round_by >= 0 else "play")
         if state.pending_claim >= 0:
             sp = section_space(state.pending_claim)
-            values = " or ".join(str(v) for v in state.sections[state.pending_claim].tokens)
-            pen, pzh = rules.player_label(player)
+            values = or_list(str(v) for v in state.sections[state.pending_claim].tokens)
             return TurnInfo((player,), phase=phase, round=rnd, awaiting="claim_choice",
-                            prompt=Message(f"{pen} leads at {sp}: choose a token ({values}) and lay it on one of your cards there.",
-                                           f"{pzh}在 {sp} 领先：选择一个标记（{values.replace(' or ', '或')}）放在你在那里的一张牌上。"))
+                            prompt=Message.t("great_wall.engine.leads_choose_a_token", p=player_label(player), sp=sp, values=values))
         return TurnInfo((player,), phase=phase, round=rnd, awaiting="move")
 
     # -- legality and effects ---------------------------------------------------------------
@@ -285,27 +283,20 @@ class GreatWallGame(Game[GreatWallState, GreatWallMove]):
 
     def describe_move(self, move: GreatWallMove) -> Message:
         if isinstance(move, Play):
-            pen, pzh = rules.player_label(move.player)
-            en, zh = rules.cards_label(move.cards)
-            extra_en = " (free cavalry play)" if move.free else ""
-            extra_zh = "（免费骑兵出牌）" if move.free else ""
-            return Message.t('great_wall.engine.plays_at', p=Message(pen, pzh), text=Message(en, zh), section=move.section, extra_=Message(extra_en, extra_zh))
+            extra = Message.t("great_wall.engine.free_cavalry_play") if move.free else ""
+            return Message.t('great_wall.engine.plays_at', p=player_label(move.player), text=rules.cards_label(move.cards), section=move.section, extra_=extra)
         if isinstance(move, Draw):
-            pen, pzh = rules.player_label(move.player)
-            return Message.t('great_wall.engine.draws_a_card', p=Message(pen, pzh))
+            return Message.t('great_wall.engine.draws_a_card', p=player_label(move.player))
         if isinstance(move, Pass):
-            pen, pzh = rules.player_label(move.player)
-            return Message.t('great_wall.engine.passes_an_action_nothing_possible', p=Message(pen, pzh))
+            return Message.t('great_wall.engine.passes_an_action_nothing_possible', p=player_label(move.player))
         if isinstance(move, Claim):
-            pen, pzh = rules.player_label(move.player)
+            p = player_label(move.player)
             if move.on is not None:
-                wen, wzh = rules.ref_label(move.on)
-                return Message.t('great_wall.engine.claims_the_at_and_lays', p=Message(pen, pzh), token=move.token, section=move.section, w=Message(wen, wzh))
-            return Message.t('great_wall.engine.claims_the_at', p=Message(pen, pzh), token=move.token, section=move.section)
+                return Message.t('great_wall.engine.claims_the_at_and_lays', p=p, token=move.token, section=move.section, w=rules.ref_label(move.on))
+            return Message.t('great_wall.engine.claims_the_at', p=p, token=move.token, section=move.section)
         if isinstance(move, Reveal):
-            vals = " and ".join(str(v) for v in move.tokens)
-            return Message(f"Tokens {vals} revealed at {move.section}", f"{move.section} 翻开了标记 {vals.replace(' and ', '和')}")
-        return Message(repr(move), repr(move))
+            return Message.t("great_wall.engine.tokens_revealed_at", tokens=tuple(str(v) for v in move.tokens), section=move.section)
+        return Message.t("name.as_given", name=repr(move))
 
     def state_to_json(self, state: GreatWallState) -> dict[str, Any]:
         how = state.rules.valuation
@@ -395,8 +386,8 @@ class _Work:
         """The current working state (for helpers written against ``GreatWallState``)."""
         return self.freeze()
 
-    def label(self, player: int) -> tuple[str, str]:
-        return rules.player_label(self.st.players[player])
+    def label(self, player: int) -> Message:
+        return player_label(self.st.players[player])
 
     # -- moves ---------------------------------------------------------------------------------
     def play(self, move: Play) -> None:
@@ -428,8 +419,7 @@ class _Work:
         self.turn_busy = True
         if self.hand_sizes[p] == 0 and self.deck_sizes[p] == 0 and self.last_round_by < 0:
             self.last_round_by = p
-            en, zh = self.label(p)
-            self.effects.append(Effect("last_round", Message.t('great_wall.engine.has_no_cards_left_in', text=Message(en, zh)), self.st.players[p]))
+            self.effects.append(Effect("last_round", Message.t('great_wall.engine.has_no_cards_left_in', text=self.label(p)), self.st.players[p]))
 
     def draw(self, move: Draw) -> None:
         p = self.active
@@ -492,8 +482,8 @@ class _Work:
                 self.check_last_token()
             return
         self.sections[s] = replace(self.sections[s], tokens=tuple(sorted(pair, reverse=True)), awaiting_reveal=False)
-        self.effects.append(Effect("tokens_revealed", Message(
-            f"New tokens at {sp}: {' and '.join(map(str, pair))}.", f"{sp} 的新标记：{'和'.join(map(str, pair))}。"), section=s, tokens=pair))
+        self.effects.append(Effect("tokens_revealed", Message.t("great_wall.engine.new_tokens_at", sp=sp, tokens=tuple(map(str, pair))),
+                                   section=s, tokens=pair))
 
     # -- the progress check --------------------------------------------------------------------
     def decide(self, s: int, c: int) -> int:
@@ -532,15 +522,12 @@ class _Work:
         self.sections[s] = replace(sec, tokens=tuple(tokens), claimed_owner=c, claimed_value=value, claimed_card=card,
                                    exception=c if alone else -1, unnamed_claim=-1 if named else len(sec.cards))
         self.turn_busy = True
-        en, zh = self.label(c)
         sp = section_space(s)
-        extra_en = " Nobody else has cards here: they may take the second token at their next turn." if alone else ""
-        extra_zh = "没有其他人在这里有牌：下回合可以拿第二个标记。" if alone else ""
+        extra: Message | str = Message.t("great_wall.engine.nobody_else_has_cards_here") if alone else ""
         if not named and 0 <= card < len(sec.cards) and self.final_checks_done < 0:
-            kind = sec.cards[card].kind
-            extra_en = f" Taken as lying on their {kind} (position {card + 1}) unless they name another card this turn.{extra_en}"
-            extra_zh = f"若本回合不指明其他的牌，就算放在其{rules.kind_zh(kind)}（第 {card + 1} 张）上。{extra_zh}"
-        self.effects.append(Effect("first_token", Message.t('great_wall.engine.leads_at_and_lays_the', text=Message(en, zh), sp=sp, value=value, extra_=Message(extra_en, extra_zh)), self.st.players[c], s, (value,)))
+            extra = Message.t("great_wall.engine.taken_as_lying_on", kind=kind_label(sec.cards[card].kind), position=card + 1, extra=extra)
+        self.effects.append(Effect("first_token", Message.t('great_wall.engine.leads_at_and_lays_the', text=self.label(c), sp=sp, value=value, extra_=extra),
+                                   self.st.players[c], s, (value,)))
 
     def claim_second(self, s: int, c: int) -> None:
         sec = self.sections[s]
@@ -554,9 +541,11 @@ class _Work:
         self.sections[s] = Section()
         self.turn_busy = True
         sp = section_space(s)
-        parts_en = "; ".join(f"{self.label(p)[0]} takes {'+'.join(map(str, t))}" for p, t in got)
-        parts_zh = "；".join(f"{self.label(p)[1]}拿走 {'+'.join(map(str, t))}" for p, t in got)
-        self.effects.append(Effect("section_cleared", Message.t('great_wall.engine.is_won_all_cards_there', sp=sp, parts_=Message(parts_en, parts_zh)), self.st.players[c], s, tuple(v for _, t in got for v in t)))
+        parts = Message.t("great_wall.engine.takes", p=self.label(got[0][0]), tokens="+".join(map(str, got[0][1])))
+        for p, t in got[1:]:
+            parts = Message.t("list.semicolon", a=parts, b=Message.t("great_wall.engine.takes", p=self.label(p), tokens="+".join(map(str, t))))
+        self.effects.append(Effect("section_cleared", Message.t('great_wall.engine.is_won_all_cards_there', sp=sp, parts_=parts),
+                                   self.st.players[c], s, tuple(v for _, t in got for v in t)))
         if self.final_checks_done < 0:
             self.refill(s)
         self.check_last_token()

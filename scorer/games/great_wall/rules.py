@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Sequence
 
-from scorer.core.types import Colour, Message, SpaceId, Violation, violation
-from scorer.games.great_wall.data import CAVALRY, DRAGON, KIND_INDEX, KIND_ZH, KINDS
+from scorer.core.types import Message, SpaceId, Violation, or_list, player_label, violation
+from scorer.games.great_wall.data import CAVALRY, DRAGON, KIND_INDEX, KINDS, kind_label
 from scorer.games.great_wall.moves import CardRef, Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_index, section_space
 from scorer.games.great_wall.state import GreatWallState, Section
 from scorer.games.great_wall.values import BASE_VALUE, Card, covered_set
@@ -22,23 +22,10 @@ def _v(rule: str, message: Message | str, *rest: Any, fix: Message | tuple[str, 
     return violation(rule, message, *rest, fix=fix)
 
 
-def player_label(player: str) -> tuple[str, str]:
-    try:
-        c = Colour(player)
-        return c.value, c.zh + "方"
-    except ValueError:
-        return player, player
-
-
-def kind_zh(kind: str) -> str:
-    return KIND_ZH.get(kind, kind)
-
-
-def cards_label(kinds: Sequence[str]) -> tuple[str, str]:
+def cards_label(kinds: Sequence[str]) -> tuple[Message, ...]:
+    """Cards counted per kind; as a field it is the language's list ("2 wall and 1 gate" / "2 张城墙和1 张城门")."""
     counts = Counter(kinds)
-    en = ", ".join(f"{n} {k}" for k, n in counts.items())
-    zh = "、".join(f"{n} 张{kind_zh(k)}" for k, n in counts.items())
-    return en, zh
+    return tuple(Message.t("great_wall.cards.count", n=n, kind=kind_label(k)) for k, n in counts.items())
 
 
 # -- helpers shared with the engine, explain and simulate -------------------------------------
@@ -85,7 +72,7 @@ def resolve_targets(state: GreatWallState, sec: Section, player: int, refs: Sequ
         candidates = [i for i in range(len(sec.cards)) if ref_matches(sec.cards[i], i, ref, state.players) and i not in out]
         if not candidates:
             what = ref_label(ref)
-            return out, _v("dragon.target_missing", Message.t('great_wall.dragon.target_missing', k=k + 1, what=Message(*what)),
+            return out, _v("dragon.target_missing", Message.t('great_wall.dragon.target_missing', k=k + 1, what=what),
                            fix=Message.t('great_wall.dragon.target_missing.fix'))
         legal = [i for i in candidates if not dragon_target_ok(state, sec, player, i, covered | set(out))]
         if not legal:
@@ -96,34 +83,23 @@ def resolve_targets(state: GreatWallState, sec: Section, player: int, refs: Sequ
     return out, None
 
 
-def ref_label(ref: CardRef) -> tuple[str, str]:
-    """A card reference in words (EN, ZH), e.g. "blue wall at position 2"."""
-    en, zh = [], []
+def ref_label(ref: CardRef) -> Message:
+    """A card reference in words, e.g. "blue wall at position 2" / "第 2 张位置上的蓝方的城墙"."""
+    what = kind_label(ref.kind) if ref.kind else Message.t("great_wall.ref.card")
     if ref.owner is not None:
-        pen, pzh = player_label(ref.owner)
-        en.append(pen)
-        zh.append(pzh + "的")
-    en.append(ref.kind or "card")
-    zh.append(kind_zh(ref.kind) if ref.kind else "牌")
+        what = Message.t("great_wall.ref.owned", owner=player_label(ref.owner), what=what)
     if ref.position is not None:
-        en.append(f"at position {ref.position}")
-        zh.insert(0, f"第 {ref.position} 张位置上的")
-    return " ".join(en), "".join(zh)
+        what = Message.t("great_wall.ref.at_position", what=what, position=ref.position)
+    return what
 
 
 def _dragon_violation(rule: str, k: int, card: Card, index: int, state: GreatWallState) -> Violation:
-    owner_en, owner_zh = player_label(state.players[card.owner])
-    what_en, what_zh = f"{owner_en}'s {card.kind} (position {index + 1})", f"{owner_zh}的{kind_zh(card.kind)}（第 {index + 1} 张）"
-    fix = ("Lay the dragon on an uncovered card of another player that holds no token.", "把龙放在其他玩家一张未被覆盖、上面没有标记的牌上。")
-    texts = {
-        "dragon.target_covered": (f"Dragon {k + 1}: {what_en} is already covered by a dragon.", f"第 {k + 1} 张龙：{what_zh}已经被龙覆盖了。"),
-        "dragon.target_own": (f"Dragon {k + 1}: a dragon covers another player's card, not your own {card.kind}.",
-                              f"第 {k + 1} 张龙：龙只能覆盖其他玩家的牌，不能覆盖自己的{kind_zh(card.kind)}。"),
-        "dragon.target_token": (f"Dragon {k + 1}: {what_en} holds a claimed token and cannot be covered.",
-                                f"第 {k + 1} 张龙：{what_zh}上放着已宣占的标记，不能被覆盖。"),
-    }
-    en, zh = texts[rule]
-    return _v(rule, en, zh, fix=fix)
+    kind = kind_label(card.kind)
+    what = Message.t("great_wall.dragon.card_at", owner=player_label(state.players[card.owner]), kind=kind, position=index + 1)
+    fix = Message.t("great_wall.dragon.target.fix")
+    if rule == "dragon.target_own":
+        return _v(rule, Message.t("great_wall.dragon.target_own", k=k + 1, kind=kind), fix=fix)
+    return _v(rule, Message.t(f"great_wall.{rule}", k=k + 1, what=what), fix=fix)
 
 
 def claim_card(state: GreatWallState, sec: Section, player: int, ref: CardRef | None, within: int | None = None) -> int:
@@ -209,13 +185,13 @@ def _turn(state: GreatWallState, player: str) -> list[Violation]:
     p = state.player_index(player)
     if p == state.active:
         return []
-    en, zh = player_label(player)
+    who = player_label(player)
     if p < 0:
-        return [_v("turn.unknown_player", Message.t('great_wall.turn.unknown_player', text=Message(en, zh)))]
+        return [_v("turn.unknown_player", Message.t('great_wall.turn.unknown_player', text=who))]
     if p != state.active:
-        aen, azh = player_label(state.players[state.active])
-        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn', a=Message(aen, azh), text=Message(en, zh)),
-                   fix=Message.t('great_wall.turn.not_your_turn.fix', text=Message(en, zh)))]
+        active = player_label(state.players[state.active])
+        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn', a=active, text=who),
+                   fix=Message.t('great_wall.turn.not_your_turn.fix', text=who))]
     return []
 
 
@@ -230,11 +206,9 @@ def _play(state: GreatWallState, move: Play) -> list[Violation]:
         return [_v("play.no_cards", Message.t('great_wall.play.no_cards'), (sp,))]
     unknown = [c for c in move.cards if c not in KIND_INDEX]
     if unknown:
-        return [_v("play.unknown_card", f"Unknown card {unknown[0]!r} (known: {', '.join(KINDS)}).",
-                   f"未知的牌 {unknown[0]!r}（已知：{'、'.join(kind_zh(k) for k in KINDS)}）。", (sp,))]
+        return [_v("play.unknown_card", Message.t("great_wall.play.unknown_card", card=unknown[0], known=tuple(kind_label(k) for k in KINDS)), (sp,))]
     if len(set(move.cards)) > 1:
-        en, zh = cards_label(move.cards)
-        return [_v("play.identical_cards", Message.t('great_wall.play.identical_cards', text=Message(en, zh)), (sp,),
+        return [_v("play.identical_cards", Message.t('great_wall.play.identical_cards', text=cards_label(move.cards)), (sp,),
                    Message.t('great_wall.play.identical_cards.fix'))]
     kind, k = move.cards[0], len(move.cards)
     sec = state.sections[s]
@@ -244,8 +218,7 @@ def _play(state: GreatWallState, move: Play) -> list[Violation]:
     out: list[Violation] = []
     if move.free:
         if kind != CAVALRY:
-            out.append(_v("cavalry.free_only_cavalry", f"Only cavalry can be played as the free action, not {kind}.",
-                          f"只有骑兵可以作为免费行动打出，{kind_zh(kind)}不行。", (sp,)))
+            out.append(_v("cavalry.free_only_cavalry", Message.t("great_wall.cavalry.free_only_cavalry", kind=kind_label(kind)), (sp,)))
         elif state.free_used:
             out.append(_v("cavalry.free_used", Message.t('great_wall.cavalry.free_used'), (sp,),
                           Message.t('great_wall.cavalry.free_used.fix')))
@@ -257,17 +230,15 @@ def _play(state: GreatWallState, move: Play) -> list[Violation]:
     elif state.hands is not None:
         have = state.hands[p][KIND_INDEX[kind]]
         if have < k:
-            out.append(_v("hand.not_in_hand", f"The hand holds {have} {kind} card(s), not {k}.", f"手里只有 {have} 张{kind_zh(kind)}，不是 {k} 张。", (sp,),
-                          ("Take back the cards that are not in your hand.", "收回不在手里的牌。")))
+            out.append(_v("hand.not_in_hand", Message.t("great_wall.hand.not_in_hand", have=have, kind=kind_label(kind), k=k), (sp,),
+                          Message.t("great_wall.hand.not_in_hand.fix")))
     else:
         limit = state.deck.count(kind)
         done = state.played[p][KIND_INDEX[kind]]
         if done + k > limit:
-            note_en = " (the deck list is provisional: if your deck really holds more, correct it)" if kind in state.deck.guessed else ""
-            note_zh = "（牌组清单是临时数据：如果你的牌组确实更多，请更正）" if kind in state.deck.guessed else ""
-            out.append(_v("deck.mix", f"A deck holds {limit} {kind} card(s) and {done} were already played; {k} more is too many{note_en}.",
-                          f"一副牌只有 {limit} 张{kind_zh(kind)}，已经打出了 {done} 张；再打 {k} 张太多了{note_zh}。", (sp,),
-                          ("Take back the cards that cannot be in your deck.", "收回不可能在你牌组中的牌。")))
+            note = Message.t("great_wall.deck.mix.provisional") if kind in state.deck.guessed else ""
+            out.append(_v("deck.mix", Message.t("great_wall.deck.mix", limit=limit, kind=kind_label(kind), done=done, k=k, note=note), (sp,),
+                          Message.t("great_wall.deck.mix.fix")))
     if kind == DRAGON:
         if len(move.targets) != k:
             out.append(_v("dragon.targets", Message.t('great_wall.dragon.targets', k=k, targets=len(move.targets)), (sp,)))
@@ -289,8 +260,7 @@ def _draw(state: GreatWallState, move: Draw) -> list[Violation]:
         return [_v("draw.unknown_card", Message.t('great_wall.draw.unknown_card', card=move.card))]
     if state.decks is not None and move.card is not None and state.decks[p][0] != move.card:
         top = state.decks[p][0]
-        return [_v("draw.wrong_card", f"The top card of the deck is a {top}, not a {move.card}.",
-                   f"牌堆顶上的牌是{kind_zh(top)}，不是{kind_zh(move.card)}。")]
+        return [_v("draw.wrong_card", Message.t("great_wall.draw.wrong_card", top=kind_label(top), card=kind_label(move.card)))]
     return []
 
 
@@ -302,8 +272,7 @@ def _pass(state: GreatWallState, move: Pass) -> list[Violation]:
         return [_v("pass.can_draw", Message.t('great_wall.pass.can_draw'), fix=Message.t('great_wall.pass.can_draw.fix'))]
     if state.hands is not None and playable_kinds(state, p):
         kinds = playable_kinds(state, p)
-        return [_v("pass.can_play", f"An action may be passed only when nothing can be played; you can play {', '.join(kinds)}.",
-                   f"只有无牌可出时才可以放弃行动；你可以打出{'、'.join(kind_zh(k) for k in kinds)}。")]
+        return [_v("pass.can_play", Message.t("great_wall.pass.can_play", kinds=tuple(kind_label(k) for k in kinds)))]
     return []
 
 
@@ -317,20 +286,18 @@ def _claim(state: GreatWallState, move: Claim) -> list[Violation]:
     sp = section_space(s)
     p = state.player_index(move.player)
     if p != state.active:
-        en, zh = player_label(move.player)
-        aen, azh = player_label(state.players[state.active])
-        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn.2', a=Message(aen, azh), sp=sp, text=Message(en, zh)), (sp,))]
+        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn.2', a=player_label(state.players[state.active]), sp=sp,
+                                                   text=player_label(move.player)), (sp,))]
     if section_index(move.section) != s:
         return [_v("claim.wrong_section", Message.t('great_wall.claim.wrong_section', sp=sp, section=move.section), (sp,),
                    Message.t('great_wall.claim.wrong_section.fix'))]
     sec = state.sections[s]
     if move.token not in sec.tokens:
-        have = " or ".join(str(t) for t in sec.tokens)
-        return [_v("claim.token_not_there", f"There is no {move.token} at {sp}; choose {have}.",
-                   f"{sp} 没有分值为 {move.token} 的标记；请选择 {have.replace(' or ', '或')}。", (sp,))]
+        return [_v("claim.token_not_there", Message.t("great_wall.claim.token_not_there.2", token=move.token, sp=sp,
+                                                      have=or_list(str(t) for t in sec.tokens)), (sp,))]
     if move.on is not None and claim_card(state, sec, p, move.on) < 0:
         what = ref_label(move.on)
-        return [_v("claim.on_card", Message.t('great_wall.claim.on_card', sp=sp, what=Message(*what)), (sp,))]
+        return [_v("claim.on_card", Message.t('great_wall.claim.on_card', sp=sp, what=what), (sp,))]
     return []
 
 
@@ -341,9 +308,8 @@ def _name_card(state: GreatWallState, move: Claim, s: int) -> list[Violation]:
     sec = state.sections[s]
     p = state.player_index(move.player)
     if p != sec.claimed_owner:
-        en, zh = player_label(move.player)
-        oen, ozh = player_label(state.players[sec.claimed_owner])
-        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn.3', o=Message(oen, ozh), sp=sp, text=Message(en, zh)), (sp,))]
+        return [_v("turn.not_your_turn", Message.t('great_wall.turn.not_your_turn.3', o=player_label(state.players[sec.claimed_owner]), sp=sp,
+                                                   text=player_label(move.player)), (sp,))]
     if move.token != sec.claimed_value:
         return [_v("claim.token_not_there", Message.t('great_wall.claim.token_not_there', sp=sp, claimed_value=sec.claimed_value, token=move.token), (sp,))]
     if move.on is None:
@@ -351,7 +317,7 @@ def _name_card(state: GreatWallState, move: Claim, s: int) -> list[Violation]:
                    Message.t('great_wall.claim.name_card.fix'))]
     if claim_card(state, sec, p, move.on, sec.unnamed_claim) < 0:
         what = ref_label(move.on)
-        return [_v("claim.on_card", Message.t('great_wall.claim.on_card.2', sp=sp, what=Message(*what)), (sp,))]
+        return [_v("claim.on_card", Message.t('great_wall.claim.on_card.2', sp=sp, what=what), (sp,))]
     return []
 
 
