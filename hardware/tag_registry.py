@@ -103,22 +103,23 @@ def item_from_json(data: Mapping[str, str]) -> TagItem:
     return Piece.from_json(data)
 
 
-_KIND_ZH = {"house": "房屋", "emissary": "使臣", "fortress": "堡垒", "card": "卡牌"}
+_KINDS = ("house", "emissary", "fortress")  # the kinds with a name in the catalogues (hardware.tag_registry.kind.*)
 
 
 def describe(item: TagItem) -> Message:
-    """A bilingual name for what a tag is, for enrolment feedback and alerts."""
+    """What a tag is, in every language, for enrolment feedback and alerts."""
     if isinstance(item, Card):
-        return Message(en=f"card {item.card}", zh=f"卡牌 {_colour_zh(item.card)}")
-    return Message(en=f"{item.owner} {item.kind}",
-                   zh=f"{_colour_zh(item.owner)}{_KIND_ZH.get(item.kind, item.kind)}")
+        return Message.t("hardware.tag_registry.card", colour=_colour(item.card))
+    kind = Message.t(f"hardware.tag_registry.kind.{item.kind}") if item.kind in _KINDS else Message.t("name.as_given", name=item.kind)
+    return Message.t("hardware.tag_registry.piece", owner=_colour(item.owner), kind=kind)
 
 
-def _colour_zh(name: str) -> str:
+def _colour(name: str) -> Message:
+    """A colour's name; anything else (a state, an unlisted card colour) as given."""
     try:
-        return Colour(name).zh
+        return Colour(name).label
     except ValueError:
-        return name
+        return Message.t("name.as_given", name=name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,11 +305,10 @@ class TagRegistry:
             known = self._tags.get(key)
             if known is not None:
                 name = describe(known)
-                return OfferResult(key, False, known, Message(en=f"tag {key} is already {name.en}",
-                                                              zh=f"标签 {key} 已登记为{name.zh}"))
+                return OfferResult(key, False, known, Message.t("hardware.tag_registry.already", uid=key, name=name))
             en = self._enrolment
             if en is None:
-                return OfferResult(key, False, None, Message(en=f"unknown tag {key}", zh=f"未知标签 {key}"))
+                return OfferResult(key, False, None, Message.t("hardware.tag_registry.unknown", uid=key))
             self._assign_locked(key, en.item, False)
             remaining = en.remaining - 1
             self._enrolment = Enrolment(en.item, remaining, en.enrolled + (key,)) if remaining > 0 else None
@@ -316,5 +316,4 @@ class TagRegistry:
         self._changed(key, en.item)
         name = describe(en.item)
         log.info("tag registry: tag %s enrolled as %r (%d more to go)", key, en.item, remaining)
-        return OfferResult(key, True, en.item, Message(en=f"tag {key} enrolled as {name.en}",
-                                                       zh=f"标签 {key} 已登记为{name.zh}"))
+        return OfferResult(key, True, en.item, Message.t("hardware.tag_registry.enrolled", uid=key, name=name))

@@ -25,8 +25,9 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from scorer.core.types import TableRefError
+from scorer.core.types import Message, TableRefError
 from tableref.backup import LOCK_FILE
+from tableref.lang import BOTH, show
 from tableref.sd_notify import Notifier, Watchdog
 
 log = logging.getLogger(__name__)
@@ -86,9 +87,11 @@ def tune_malloc() -> bool:
 class ServiceHost:
     """The service's ties to the appliance around one runtime and dashboard (see the module doc)."""
 
-    def __init__(self, config: Any, *, say: Callable[[str], None], env: dict[str, str] | None = None) -> None:
+    def __init__(self, config: Any, *, say: Callable[[str], None], env: dict[str, str] | None = None,
+                 langs: tuple[str, ...] = BOTH) -> None:
         self.config = config
         self.say = say
+        self.langs = langs  # the terminal's languages (tableref.lang.cli_languages)
         self.notifier = Notifier(env)
         self.lock = DataLock(config.data_dir)
         self.watchdog: Watchdog | None = None
@@ -169,7 +172,7 @@ class ServiceHost:
         finally:
             archive.unlink(missing_ok=True)
         self.lock.release()
-        self.say("starting again / 重新启动")
+        self.say(show(Message.t("tableref.appliance.starting_again"), self.langs))
         sys.stdout.flush()
         sys.stderr.flush()
         os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])

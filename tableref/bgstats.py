@@ -86,8 +86,7 @@ def bgstats_play(*, game: Game, setup: SetupOptions, state: Any, started: str | 
         game_part["bggId"] = bgg
     comments = Message.t('tableref.bgstats.refereed_by_tableref', game=game.name, reason=outcome.reason)
     if inferred_order:
-        comments = Message(comments.en + " The order of some moves was inferred and not confirmed.",
-                           comments.zh + " 部分行动的顺序是推断的，尚未确认。")
+        comments = Message.t("tableref.bgstats.order_inferred", comments=comments)
     play: dict[str, Any] = {"sourceName": SOURCE_NAME, "sourcePlayId": play_id}
     start, end = _local(started, tz), _local(ended, tz)
     if start is not None:
@@ -96,7 +95,7 @@ def bgstats_play(*, game: Game, setup: SetupOptions, state: Any, started: str | 
             play["durationMin"] = max(1, round((end - start).total_seconds() / 60))
     board_id = setup.board or game.state_to_json(state).get("board")
     play.update({"board": _board_name(board_id if isinstance(board_id, str) else None), "game": game_part, "players": players,
-                 "comments": comments.zh if lang.startswith("zh") else comments.en})
+                 "comments": comments.get(lang)})
     if location:
         play["location"] = location
     return play

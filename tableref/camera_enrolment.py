@@ -31,7 +31,6 @@ from scorer.core.types import Message
 from tableref.service import CommandResult
 
 STEPS = ("empty", "pieces", "save", "cancel")
-CORNERS = {"top-left": "左上", "top-right": "右上", "bottom-right": "右下", "bottom-left": "左下"}
 HOLD = Message.t('tableref.camera_enrolment.camera_enrolling_the_table_the')
 HOLD_SECONDS = 900.0
 MARKER_MODE = Message.t('tableref.camera_enrolment.this_camera_reads_piece_tags')  # an abandoned enrolment gives the camera back after 15 minutes
@@ -86,14 +85,20 @@ def _missing_markers(registration: Any, layout: Any) -> list[dict[str, Any]]:
     return [{"id": m.id, "corner": name, "seen": m.id in found} for m, name in zip(layout.markers, CORNER_NAMES)]
 
 
+def corner_label(corner: str) -> Message:
+    """A board corner (``top-left`` ... as ``vision.markers.CORNER_NAMES`` names them) in every language."""
+    key = f"tableref.camera_enrolment.corner.{corner.replace('-', '_')}"
+    return Message.t(key) if corner in ("top-left", "top-right", "bottom-right", "bottom-left") else Message.t("name.as_given", name=corner)
+
+
 def _registration_refusal(registration: Any, layout: Any, photo: Message) -> CommandResult:
     corners = _missing_markers(registration, layout)
     missing = [c for c in corners if not c["seen"]]
     reason = registration.message if registration is not None else Message.t('tableref.camera_enrolment.text')
     if missing:
-        en = ", ".join(f"{c['corner']} (marker {c['id']})" for c in missing)
-        zh = "、".join(f"{CORNERS.get(c['corner'], c['corner'])}（角标 {c['id']}）" for c in missing)
-        msg = Message.t('tableref.camera_enrolment.the_board_was_not_found', photo=photo, text=Message(en, zh))
+        named = tuple(Message.t("tableref.camera_enrolment.missing_marker", corner=corner_label(c["corner"]), id=c["id"])
+                      for c in missing)
+        msg = Message.t('tableref.camera_enrolment.the_board_was_not_found', photo=photo, text=named)
     else:
         msg = Message.t('tableref.camera_enrolment.the_board_could_not_be', photo=photo, reason=reason)
     return _refused("registration", msg, corners=corners,
@@ -107,10 +112,7 @@ def _calibration_message(exc: Exception) -> Message:
     text = str(exc)
     m = _NOT_FOUND.search(text)
     if m:
-        spaces = m.group(1)
-        return Message(text[:1].upper() + text[1:] + ". The table model in use has not changed.",
-                       f"棋子照片中，这些格子上没有找到棋子：{spaces.replace(', ', '、')}。请把标记的棋子放到那里"
-                       "（版图上不要有其他东西），然后重拍。当前使用的模型没有改变。")
+        return Message.t("tableref.camera_enrolment.pieces_not_found", spaces=tuple(m.group(1).split(", ")))
     return Message.t('tableref.camera_enrolment.the_pieces_could_not_be', text=text)
 
 

@@ -7,14 +7,15 @@ system can be watched without a browser). ``lang`` picks English, Chinese or bot
 
 from __future__ import annotations
 
-from tableref.lang import BOTH, show
-
 import sys
 import threading
 from typing import Any, Callable, TextIO
 
+from scorer.core.types import Message, player_label
 from tableref import service as ev
+from tableref.lang import BOTH, show
 from tableref.service import EventBus, TableEvent
+from tableref.texts import message_from_json
 
 _TAGS = {
     ev.MOVE_ACCEPTED: "MOVE",
@@ -31,15 +32,19 @@ _TAGS = {
 }
 
 
-def _pick(msg: Any, lang: str) -> str:
-    """A message's JSON in ``lang``: a language tag, ``zh`` (Simplified), ``both`` (English and Simplified)
-    or several tags joined with ``+``."""
-    if not isinstance(msg, dict):
-        return ""
+def _langs(lang: str) -> tuple[str, ...]:
+    """``lang`` as language tags: a tag, ``zh`` (Simplified), ``both`` (English and Simplified) or
+    several tags joined with ``+``."""
     if lang == "zh":
         lang = "zh-Hans"
-    langs = BOTH if lang == "both" else tuple(lang.split("+"))
-    return show(msg, langs)
+    return BOTH if lang == "both" else tuple(lang.split("+"))
+
+
+def _pick(msg: Any, lang: str) -> str:
+    """A message (or its JSON) in ``lang`` (see ``_langs``)."""
+    if not isinstance(msg, (dict, Message)):
+        return ""
+    return show(msg, _langs(lang))
 
 
 def format_event(event: TableEvent, lang: str = "both") -> str | None:
@@ -74,7 +79,7 @@ def format_scoreboard(snapshot: dict[str, Any], lang: str = "both") -> str:
     scores = snapshot.get("scores") or {}
     cats = scores.get("categories", [])
     names = snapshot.get("player_names", {})
-    lines = ["Scoreboard / 计分板" + (" (final / 最终)" if scores.get("final") else "")]
+    lines = [_pick(Message.t("tableref.console.scoreboard_final" if scores.get("final") else "tableref.console.scoreboard"), lang)]
     widths = [max(10, len(c)) + 1 for c in cats]  # long category names must not run together
     header = f"  {'player':<18}{'total':>6}" + "".join(f"{c:>{w}}" for c, w in zip(cats, widths))
     lines.append(header)
@@ -83,9 +88,13 @@ def format_scoreboard(snapshot: dict[str, Any], lang: str = "both") -> str:
         lines.append(f"  {label:<18}{p['total']:>6}" + "".join(f"{p['breakdown'].get(c, 0):>{w}}" for c, w in zip(cats, widths)))
     outcome = snapshot.get("outcome")
     if outcome:
-        lines.append(f"  winner(s) / 获胜者: {', '.join(outcome.get('winners', []))} -- {_pick(outcome.get('reason'), lang)}")
+        winners = tuple(player_label(w) for w in outcome.get("winners", []))
+        reason = message_from_json(outcome.get("reason")) or Message.t("tableref.table.game_over")
+        lines.append("  " + _pick(Message.t("tableref.console.winners", winners=winners, reason=reason), lang))
     for u in scores.get("not_checked", []):
-        lines.append(f"  not checked / 未检查: {_pick(u.get('message'), lang)}")
+        text = message_from_json(u.get("message"))
+        if text is not None:
+            lines.append("  " + _pick(Message.t("tableref.console.not_checked", text=text), lang))
     return "\n".join(lines)
 
 

@@ -25,8 +25,10 @@ from typing import Any, Callable, TextIO
 from scorer.core.types import Message, Piece, TableRefError
 from scorer.referee.reconciler import ReconcilerSettings
 from tableref.demo_script import GAME_DEMOS, SCRIPT, SETUP, Step
+from tableref.lang import BOTH, show
 from tableref.runtime import Runtime
 from tableref.table import TableSettings
+from tableref.texts import join_messages
 
 DEMO_PIN = "2468"
 KIND_CODE = {"house": 1, "emissary": 2, "fortress": 3}
@@ -127,7 +129,7 @@ class Demo:
     gpio: Any
     cards: Any
     data_dir: Path
-    notes: list[str]
+    notes: list[Message]
     initial: Any = None  # the board right after set-up (None: an empty table)
 
     def reset_table(self) -> None:
@@ -174,7 +176,7 @@ def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0
     players = tuple(players or SETUP["players"])
     board = load_board(SETUP["board"])
     spaces = list(board.sites) + [p.dragon for p in board.provinces]
-    notes: list[str] = []
+    notes: list[Message] = []
     synthetic = None
     rfid_spaces = spaces
     use_camera = camera_available() if camera is None else camera
@@ -192,16 +194,12 @@ def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0
         synthetic = SyntheticCamera(layout, conditions=Conditions(size=(960, 720)), seed=3, noise_sigma=0.0, nominal_fps=camera_fps)
         if camera_only:
             rfid_spaces = []
-            notes.append(f"camera only: no sensor board; the synthetic camera at {camera_fps:g} frames/s alone sees the board, "
-                         "read by the table reader (vision.table_reader) once the table is enrolled as on the dashboard's "
-                         "camera enrolment page. The card tapped on the reader and the pile running out (declared) are "
-                         "as in the normal demo: no camera sees them")
+            notes.append(Message.t("tableref.demo.note_camera_only", fps=f"{camera_fps:g}"))
         else:
             rfid_spaces = [s for s in spaces if s.split("-")[0] in RFID_PROVINCES]
-            notes.append(f"camera: synthetic camera at {camera_fps:g} frames/s sees the whole board; "
-                         f"the sensor board has antennas under {', '.join(RFID_PROVINCES)} only")
+            notes.append(Message.t("tableref.demo.note_camera", fps=f"{camera_fps:g}", provinces=RFID_PROVINCES))
     else:
-        notes.append("camera: not used (hardware.camera not installed or --no-camera); the emulated sensor board covers every space")
+        notes.append(Message.t("tableref.demo.note_no_camera"))
     antenna_of = {s: i for i, s in enumerate(rfid_spaces)}
     registry = write_registry(data_dir / "tags.json", players)
     settings = TableSettings(settle=settle, reconciler=ReconcilerSettings(complete_grace=complete_grace, quiet_timeout=quiet_timeout),
@@ -230,18 +228,21 @@ def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0
 
 # -- the camera's enrolment -------------------------------------------------------------------------
 
-def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout, stop: threading.Event | None = None) -> Any:
+def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout, stop: threading.Event | None = None,
+                 langs: tuple[str, ...] = BOTH) -> Any:
     """Enrol the table as a user does on the dashboard's camera enrolment page, through the same
     runtime calls (``Runtime.camera_enrol``): the empty board photo, one piece of each type put on
     the planned spaces of the synthetic camera, the pieces photo, the pieces taken off, save. The
-    referee ignores the camera meanwhile; returns the saved model."""
+    referee ignores the camera meanwhile; returns the saved model. ``langs``: the languages of its lines."""
+    from hardware.tag_registry import describe
+
     rt = demo.runtime
     cam = demo.table.camera
     if cam is None:
         raise DemoError("the camera enrolment needs the synthetic camera")
 
-    def say(text: str) -> None:
-        out.write(text + "\n")  # one write: the console printer's thread writes between lines, not inside one
+    def say(text: Message, prefix: str = "\n>>> ") -> None:
+        out.write(prefix + show(text, langs) + "\n")  # one write: the console printer's thread writes between lines, not inside one
         out.flush()
 
     def step(name: str) -> Any:
@@ -250,23 +251,21 @@ def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout,
             raise DemoError(f"camera enrolment ({name}) refused: {res.message}")
         return res
 
-    say("\n>>> The camera learns the table, as on the dashboard's camera enrolment page: the empty board photo. / "
-        "摄像头学习本桌（与仪表板上的摄像头学习页面相同）：拍摄空版图照片。")
+    say(Message.t("tableref.demo.enrol_empty"))
     step("empty")
     plan = [(p["space"], Piece(p["owner"], p["kind"])) for p in rt.camera_enrolment()["plan"]]
-    where = ", ".join(f"{p.owner} {p.kind} on {space}" for space, p in plan)
-    say(f"\n>>> One piece of each type on the marked spaces ({where}), then the pieces photo. / "
-        "把每种棋子各一个放到标记的格子上，然后拍摄棋子照片。")
+    where = tuple(Message.t("tableref.demo.piece_on_space", piece=describe(p), space=space) for space, p in plan)
+    say(Message.t("tableref.demo.enrol_pieces", where=where))
     for space, piece in plan:
         cam.place(space, piece)
     res = step("pieces")
     sizes = res.data["result"]["sizes"]
-    say("    learned / 学到: " + "; ".join(f"{s['owner']} {s['kind']} {s['area_mm2']:.0f} mm² (layout {s['nominal_mm2']:.0f})"
-                                         for s in sizes))
+    learned = [Message.t("tableref.demo.learned_size", piece=describe(Piece(s["owner"], s["kind"])), area=f"{s['area_mm2']:.0f}",
+                         nominal=f"{s['nominal_mm2']:.0f}") for s in sizes]
+    say(Message.t("tableref.demo.learned", sizes=join_messages(learned)), prefix="    ")
     for space, piece in plan:
         cam.remove(space, piece)
-    say("\n>>> The pieces come off the board; the model is saved and the camera reads with it. / "
-        "拿走棋子；保存模型，摄像头按它读取。")
+    say(Message.t("tableref.demo.enrol_save"))
     step("save")
     camera = rt.devices_["camera"]
     if not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok" and "held" not in rt.devices()["camera"], timeout,
@@ -302,8 +301,10 @@ def _open_reading(rt: Runtime) -> bool:
     return pending is not None and not pending.get("takeback")
 
 
-def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextIO, stop: threading.Event | None = None) -> None:
-    """One scripted step; ``stop`` (Ctrl-C, SIGTERM) raises ``DemoStopped`` between actions and in every wait."""
+def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextIO, stop: threading.Event | None = None,
+             langs: tuple[str, ...] = BOTH) -> None:
+    """One scripted step, narrated in ``langs``; ``stop`` (Ctrl-C, SIGTERM) raises ``DemoStopped`` between actions
+    and in every wait."""
     rt = demo.runtime
     if step.pause:
         if stop is not None and stop.wait(step.pause / max(speed, 0.01)):
@@ -312,7 +313,7 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
             time.sleep(step.pause / max(speed, 0.01))
     if stop is not None and stop.is_set():
         raise DemoStopped()
-    print(f"\n>>> {step.say}", file=out, flush=True)
+    print(f"\n>>> {show(step.say, langs)}", file=out, flush=True)
     if step.hand is not None:
         demo.table.hand(step.hand)
     for space, owner, kind in step.take:
@@ -334,7 +335,7 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
             if stop is not None and stop.is_set():
                 raise DemoStopped()
             snap = rt.snapshot()
-            raise DemoError(f"step '{step.say.split(' / ')[0]}': {what} did not happen within {timeout:.0f} s "
+            raise DemoError(f"step '{step.say.en}': {what} did not happen within {timeout:.0f} s "
                             f"(moves {snap.get('moves')}, flag {bool(snap.get('flag'))}, pending {snap.get('pending')})")
 
     if step.expect_flag:
@@ -359,9 +360,9 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
 
 
 def run_script(demo: Demo, *, speed: float = 1.0, timeout: float = 20.0, out: TextIO = sys.stdout,
-               script: tuple[Step, ...] = SCRIPT, stop: threading.Event | None = None) -> None:
+               script: tuple[Step, ...] = SCRIPT, stop: threading.Event | None = None, langs: tuple[str, ...] = BOTH) -> None:
     for step in script:
-        run_step(demo, step, speed=speed, timeout=timeout, out=out, stop=stop)
+        run_step(demo, step, speed=speed, timeout=timeout, out=out, stop=stop, langs=langs)
 
 
 def demo_data_dir(arg: str | None) -> tuple[Path, bool]:
@@ -390,7 +391,7 @@ class GameDemo:
     script: tuple[Step, ...]
     intro: Message
     player_names: tuple[tuple[str, str], ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
     quiet_timeout: float = 4.0  # at speed 1 (scaled down with --speed like China's)
     close_on_complete: bool = True  # False: a complete reading waits (for a declaration, the next player, the timeout)
 
@@ -403,8 +404,7 @@ class GameDemo:
         return game.visible_board(game.setup(SetupOptions.from_json(self.setup)))
 
 
-NO_CAMERA_NOTE = ("camera: not used -- vision layouts exist only for China's boards; the emulated sensor board "
-                  "has an antenna under every space of this game")
+NO_CAMERA_NOTE = Message.t("tableref.demo.note_no_vision_layout")
 
 
 def game_demo(game_id: str) -> GameDemo:

@@ -25,28 +25,24 @@ N = "neutral"
 COLOURS = ("red", "blue", "green", "yellow", "white", "black")
 
 SCRIPT: tuple[Step, ...] = (
-    Step("Blue lays family tile A on r11c1 (bottom row) and sells the black treasure: onto the black price table. / "
-         "蓝方把家族板块 A 放在 r11c1（最底排），卖掉黑色宝物：放到黑色价格表上。",
+    Step(Message.t("tableref.demo_cheops.blue_lays_family_tile_r11c1"),
          put=(("r11c1", N, "family-A"), ("price-black", N, "treasure-black")), take=(("r11c1", N, "treasure-black"),),
          expect_pending=True),
-    Step("Blue declares the turn on the dashboard: tile A on r11c1, treasure sold, a tile drawn from stack 0. / "
-         "蓝方在仪表板上声明本回合：A 放在 r11c1，宝物卖出，从第 0 堆补一块板块。",
+    Step(Message.t("tableref.demo_cheops.blue_declares_turn_dashboard_tile"),
          declare={"type": "turn", "player": "blue", "steps": [{"do": "place", "tile": "A", "space": "r11c1", "sell": True}],
                   "draws": [{"stack": 0}]}, expect_moves=1),
-    Step("Red puts tile B on r10c1 -- illegal: r11c2 under it is not covered yet. / 红方把板块 B 放在 r10c1——违规：它下面的 r11c2 还没有被覆盖。",
+    Step(Message.t("tableref.demo_cheops.red_puts_tile_b_r10c1"),
          put=(("r10c1", N, "family-B"),), expect_flag="place.support", expect_moves=1),
-    Step("Red moves the tile down to r11c2, as the flag says, and keeps the red treasure that lay there (into the hand, "
-         "off the table). / 红方按提示把板块移到 r11c2，并保留那里的红色宝物（收进手里，离开桌面）。",
+    Step(Message.t("tableref.demo_cheops.red_moves_tile_down_r11c2"),
          take=(("r10c1", N, "family-B"), ("r11c2", N, "treasure-red")), put=(("r11c2", N, "family-B"),),
          expect_clear=True, expect_pending=True, pause=2.5),
-    Step("Red declares the turn: tile B on r11c2, the treasure kept, a tile drawn from stack 1. / "
-         "红方声明本回合：B 放在 r11c2，宝物保留，从第 1 堆补一块板块。",
+    Step(Message.t("tableref.demo_cheops.red_declares_turn_tile_b"),
          declare={"type": "turn", "player": "red", "steps": [{"do": "place", "tile": "B", "space": "r11c2", "sell": False}],
                   "draws": [{"stack": 1}]}, expect_moves=2),
-    Step("Green lays tile C on r11c3 and sells the black treasure. / 绿方把板块 C 放在 r11c3，卖掉黑色宝物。",
+    Step(Message.t("tableref.demo_cheops.green_lays_tile_c_r11c3"),
          put=(("r11c3", N, "family-C"), ("price-black", N, "treasure-black")), take=(("r11c3", N, "treasure-black"),),
          expect_pending=True),
-    Step("Green declares the turn: tile C on r11c3, treasure sold, a tile drawn from stack 2. The demo stops here. / 绿方声明本回合：C 放在 r11c3，宝物卖出，从第 2 堆补一块板块。演示到此结束。",
+    Step(Message.t("tableref.demo_cheops.green_declares_turn_tile_c"),
          declare={"type": "turn", "player": "green", "steps": [{"do": "place", "tile": "C", "space": "r11c3", "sell": True}],
                   "draws": [{"stack": 2}]}, expect_moves=3),
 )

@@ -15,50 +15,44 @@ spaces) and the start of phase 2 (cards and a dragon). Then the scoreboard.
 
 from __future__ import annotations
 
-from scorer.core.types import Message
+from scorer.core.types import Message, player_label
 from tableref.demo_script import Step
 
 F, P = "family", "prince"
 
 
-NAMES = {"red": ("Red", "红方"), "blue": ("Blue", "蓝方"), "yellow": ("Yellow", "黄方")}
-
-
-def _round(say: str, spaces: tuple[tuple[str, str], ...], moves: int) -> tuple[Step, ...]:
+def _round(say: Message, spaces: tuple[tuple[str, str], ...], moves: int) -> tuple[Step, ...]:
     """One placement per player in turn (one step each: pieces put down together would settle in
     any order, and a piece settling before the previous player's is out of turn)."""
     out = []
     for i, (owner, prov) in enumerate(spaces):
-        en, zh = NAMES[owner]
-        text = say if i == 0 else f"{en}: a family member on province space {prov}. / {zh}：一个家族成员放在 {prov} 省份格。"
+        text = say if i == 0 else Message.t("tableref.demo_ming.family_member_on", player=player_label(owner), space=prov)
         out.append(Step(text, put=((f"province-space-{prov}", owner, F),), expect_moves=moves - len(spaces) + i + 1, pause=0.6))
     return tuple(out)
 
 
 SCRIPT: tuple[Step, ...] = (
-    Step("Set-up: red places its prince in district p1d1. / 布置：红方把王子放在 p1d1 区。", put=(("p1d1", "red", P),), expect_moves=1),
-    Step("Blue places its prince in p3d2. / 蓝方把王子放在 p3d2。", put=(("p3d2", "blue", P),), expect_moves=2),
-    Step("Yellow puts its prince into p3d2 too -- illegal: blue's prince is already there. / 黄方也把王子放进 p3d2——违规：蓝方王子已在那里。",
+    Step(Message.t("tableref.demo_ming.set_up_red_places_prince"), put=(("p1d1", "red", P),), expect_moves=1),
+    Step(Message.t("tableref.demo_ming.blue_places_prince_p3d2"), put=(("p3d2", "blue", P),), expect_moves=2),
+    Step(Message.t("tableref.demo_ming.yellow_puts_prince_into_p3d2"),
          put=(("p3d2", "yellow", P),), expect_flag="prince.occupied", expect_moves=2),
-    Step("Yellow moves its prince to p5d1, as the flag says. / 黄方按提示把王子移到 p5d1。",
+    Step(Message.t("tableref.demo_ming.yellow_moves_prince_p5d1_flag"),
          take=(("p3d2", "yellow", P),), put=(("p5d1", "yellow", P),), expect_clear=True, expect_moves=3, pause=2.5),
-    *_round("Phase 1: each player in turn puts a family member on a province space (red p1, blue p3, yellow p5). / "
-           "第 1 阶段：每位玩家轮流把一个家族成员放在省份格上（红 p1，蓝 p3，黄 p5）。",
+    *_round(Message.t("tableref.demo_ming.phase_1_each_player_turn"),
            (("red", "p1"), ("blue", "p3"), ("yellow", "p5")), 6),
-    *_round("Second round of phase 1 (red p2, blue p3, yellow p6). / 第 1 阶段第二轮（红 p2，蓝 p3，黄 p6）。",
+    *_round(Message.t("tableref.demo_ming.second_round_phase_1_red"),
            (("red", "p2"), ("blue", "p3"), ("yellow", "p6")), 9),
-    *_round("Third round (red p1, blue p4, yellow p5). / 第三轮（红 p1，蓝 p4，黄 p5）。",
+    *_round(Message.t("tableref.demo_ming.third_round_red_p1_blue"),
            (("red", "p1"), ("blue", "p4"), ("yellow", "p5")), 12),
-    *_round("Fourth round (red p6, blue p2, yellow p4). / 第四轮（红 p6，蓝 p2，黄 p4）。",
+    *_round(Message.t("tableref.demo_ming.fourth_round_red_p6_blue"),
            (("red", "p6"), ("blue", "p2"), ("yellow", "p4")), 15),
-    *_round("Fifth round (red p1, blue p3, yellow p6). / 第五轮（红 p1，蓝 p3，黄 p6）。",
+    *_round(Message.t("tableref.demo_ming.fifth_round_red_p1_blue"),
            (("red", "p1"), ("blue", "p3"), ("yellow", "p6")), 18),
-    Step("Phase 2: red takes the display card of province p1 (no sensor sees it: declared on the dashboard). / "
-         "第 2 阶段：红方拿取 p1 省的展示牌（传感器看不到：在仪表板上声明）。",
+    Step(Message.t("tableref.demo_ming.phase_2_red_takes_display"),
          declare={"type": "take_card", "player": "red", "province": "p1"}, expect_moves=19),
-    Step("Blue takes a family member back off province space p3 to take a dragon. / 蓝方从 p3 省份格收回一个家族成员，换取一条龙。",
+    Step(Message.t("tableref.demo_ming.blue_takes_family_member_back"),
          take=(("province-space-p3", "blue", F),), expect_moves=20),
-    Step("Yellow takes the display card of province p5 (declared). The demo stops here. / 黄方拿取 p5 省的展示牌（声明）。演示到此结束。",
+    Step(Message.t("tableref.demo_ming.yellow_takes_display_card_province"),
          declare={"type": "take_card", "player": "yellow", "province": "p5"}, expect_moves=21),
 )
 

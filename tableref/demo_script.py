@@ -18,12 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorer.core.types import Message
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
     """One thing that happens at the table, and what the referee must answer."""
 
-    say: str  # narration (English / Chinese)
+    say: Message  # narration, shown in the terminal's languages
     put: tuple[tuple[str, str, str], ...] = ()  # (space, owner, kind) pieces put down
     take: tuple[tuple[str, str, str], ...] = ()  # pieces taken off
     press: tuple[str, ...] = ()  # GPIO buttons pressed: turn_done, undo, confirm
@@ -49,43 +51,43 @@ GAME_DEMOS: tuple[str, ...] = ("great_wall", "cheops", "zhang_yi", "ming")
 SETUP = {"players": ["blue", "green", "red"], "board": "china-a"}
 
 SCRIPT: tuple[Step, ...] = (
-    Step("Blue puts a house in Wei (Wei was empty: one piece ends the turn). / 蓝方在魏放一座房屋（魏原本为空：放一个棋子回合即结束）。",
+    Step(Message.t("tableref.demo_script.blue_puts_house_wei_wei"),
          put=(("wei-1", "blue", H),), expect_moves=1),
-    Step("Green puts two houses in Wei. / 绿方在魏放两座房屋。",
+    Step(Message.t("tableref.demo_script.green_puts_two_houses_wei"),
          put=(("wei-2", "green", H), ("wei-3", "green", H)), expect_moves=2),
-    Step("Red puts TWO houses into empty Qi -- illegal. / 红方在空的齐放了两座房屋——违规。",
+    Step(Message.t("tableref.demo_script.red_puts_two_houses_into"),
          put=(("qi-1", "red", H), ("qi-2", "red", H)), expect_flag="place.empty_province_one_piece", expect_moves=2),
-    Step("Red takes the second house off qi-2, as the flag says. / 红方按提示从 qi-2 拿走第二座房屋。",
+    Step(Message.t("tableref.demo_script.red_takes_second_house_off"),
          take=(("qi-2", "red", H),), expect_clear=True, expect_moves=3, pause=2.5),
-    Step("Blue puts a house in Chu... / 蓝方在楚放一座房屋……",
+    Step(Message.t("tableref.demo_script.blue_puts_house_chu"),
          put=(("chu-1", "blue", H),), expect_moves=4),
-    Step("...changes their mind: undo, then confirm. The referee waits for the table. / ……改变主意：按撤销再按确认。裁判等待桌面恢复。",
+    Step(Message.t("tableref.demo_script.changes_mind_undo_then_confirm"),
          press=("undo", "confirm"), expect_moves=3, expect_undo_wait=True),
-    Step("Blue takes the house back off chu-1. / 蓝方从 chu-1 收回房屋。",
+    Step(Message.t("tableref.demo_script.blue_takes_house_back_off"),
          take=(("chu-1", "blue", H),), expect_undo_wait=False, expect_moves=3),
-    Step("Blue puts the house in Lu instead. / 蓝方改为在鲁放房屋。",
+    Step(Message.t("tableref.demo_script.blue_puts_house_lu_instead"),
          put=(("lu-1", "blue", H),), expect_moves=4),
-    Step("Green puts a house in Lu, a hand still over the board... / 绿方在鲁放一座房屋，手还在版图上方……",
+    Step(Message.t("tableref.demo_script.green_puts_house_lu_hand"),
          hand=("lu-2", "lu-3", "lu-dragon"), put=(("lu-2", "green", H),), pause=0.5),
-    Step("...and a second one; the hand leaves. / ……再放第二座；手离开。",
+    Step(Message.t("tableref.demo_script.second_one_hand_leaves"),
          hand=(), put=(("lu-3", "green", H),), expect_moves=5),
-    Step("Red fills Lu's last site: Lu scores by itself. / 红方占满鲁的最后一个位置：鲁自动计分。",
+    Step(Message.t("tableref.demo_script.red_fills_lu_s_last"),
          put=(("lu-4", "red", H),), expect_moves=6, extra={"expect_score": {"green": 4, "blue": 2, "red": 2}}),
-    Step("Blue: a house in Wei, then (second step) an emissary on Wei's dragon. / 蓝方：先在魏放房屋，再把使臣放在魏的龙位。",
+    Step(Message.t("tableref.demo_script.blue_house_wei_then_second"),
          put=(("wei-4", "blue", H),), pause=1.0),
-    Step("(second step) / （第二步）", put=(("wei-dragon", "blue", E),), expect_moves=7, pause=0.6),
-    Step("Green exchanges a card: nothing on the board, so Green presses TURN DONE. / 绿方换牌：版图无变化，所以按“回合结束”。",
+    Step(Message.t("tableref.demo_script.second_step"), put=(("wei-dragon", "blue", E),), expect_moves=7, pause=0.6),
+    Step(Message.t("tableref.demo_script.green_exchanges_card_nothing_board"),
          press=("turn_done",), expect_moves=8),
-    Step("Red: a house in Qi, then taps a yellow card on the reader to pay and close the turn. / 红方在齐放房屋，然后在读卡器上刷一张黄牌付款并结束回合。",
+    Step(Message.t("tableref.demo_script.red_house_qi_then_taps"),
          put=(("qi-2", "red", H),), pause=1.0),
-    Step("(red taps the yellow card) / （红方刷黄牌）", tap=("yellow",), expect_moves=9, pause=1.2),
-    Step("Blue adds an emissary in Wei and stops... / 蓝方在魏再放一个使臣，然后停下……",
+    Step(Message.t("tableref.demo_script.red_taps_yellow_card"), tap=("yellow",), expect_moves=9, pause=1.2),
+    Step(Message.t("tableref.demo_script.blue_adds_emissary_wei_stops"),
          put=(("wei-dragon", "blue", E),), pause=1.0),
-    Step("...Green's pieces appear: that closes Blue's turn. Wei fills up and scores. / ……绿方的棋子出现：蓝方回合结束。魏已满，自动计分。",
+    Step(Message.t("tableref.demo_script.green_s_pieces_appear_that"),
          put=(("wei-5", "green", H), ("wei-6", "green", H)), expect_moves=11, pause=1.5),
-    Step("The draw pile runs out for the second time (declared on the dashboard): last round. / 牌堆第二次用完（在仪表板上声明）：最后一轮。",
+    Step(Message.t("tableref.demo_script.draw_pile_runs_out_for"),
          declare={"type": "pile_exhausted"}, expect_moves=12),
-    Step("Red, the last player of the round, puts a house in Qi and presses TURN DONE: the game ends. / 本轮最后一位红方在齐放房屋并按“回合结束”：游戏结束。",
+    Step(Message.t("tableref.demo_script.red_last_player_round_puts"),
          put=(("qi-3", "red", H),), pause=1.0),
-    Step("(red presses turn done) / （红方按“回合结束”）", press=("turn_done",), expect_moves=13, expect_over=True, pause=1.0),
+    Step(Message.t("tableref.demo_script.red_presses_turn_done"), press=("turn_done",), expect_moves=13, expect_over=True, pause=1.0),
 )

@@ -20,29 +20,27 @@ from tableref.demo_script import Step
 A = "army"
 
 SCRIPT: tuple[Step, ...] = (
-    Step("Talent phase: red draws Tian Dan from the pool (declared on the dashboard). / 人才阶段：红方从人才池抽到田单（在仪表板上声明）。",
+    Step(Message.t("tableref.demo_zhang_yi.talent_phase_red_draws_tian"),
          declare={"type": "draw_talent", "player": "red", "talent": "tian_dan", "source": "dashboard"}, expect_moves=1),
-    Step("Red places Tian Dan in Linzi (Qi). / 红方把田单放在临淄（齐）。",
+    Step(Message.t("tableref.demo_zhang_yi.red_places_tian_dan_linzi"),
          put=(("linzi", "qi", "talent-tian_dan"),), expect_moves=2),
-    Step("Blue draws Lord Chunshen (declared). / 蓝方抽到春申君（声明）。",
+    Step(Message.t("tableref.demo_zhang_yi.blue_draws_lord_chunshen_declared"),
          declare={"type": "draw_talent", "player": "blue", "talent": "chunshen_jun", "source": "dashboard"}, expect_moves=3),
-    Step("Blue places Lord Chunshen in Ying (Chu). / 蓝方把春申君放在郢（楚）。",
+    Step(Message.t("tableref.demo_zhang_yi.blue_places_lord_chunshen_ying"),
          put=(("ying", "chu", "talent-chunshen_jun"),), expect_moves=4),
-    Step("Red draws the Yan chit from the cup (declared): red acts for Yan. / 红方从杯中抽出燕的令牌（声明）：红方为燕行动。",
+    Step(Message.t("tableref.demo_zhang_yi.red_draws_yan_chit_from"),
          declare={"type": "draw_chit", "player": "red", "state": "yan", "source": "dashboard"}, expect_moves=5),
-    Step("Yan recruits 1 strength in Ji. / 燕在蓟招募 1 点兵力。", put=(("ji", "yan", A),), expect_moves=6),
-    Step("Yan marches its WHOLE army from Shanggu to Ji -- illegal: one strength must stay behind. / "
-         "燕把上谷的全部军队开往蓟——违规：必须留下 1 点兵力。",
+    Step(Message.t("tableref.demo_zhang_yi.yan_recruits_1_strength_ji"), put=(("ji", "yan", A),), expect_moves=6),
+    Step(Message.t("tableref.demo_zhang_yi.yan_marches_whole_army_from"),
          take=(("shanggu", "yan", A), ("shanggu", "yan", A)), put=(("ji", "yan", A), ("ji", "yan", A)),
          expect_flag="march.leave_one", expect_moves=6),
-    Step("Red puts one counter back in Shanggu, as the flag says: a march of 1. / 红方按提示把一个兵力放回上谷：行军 1 点。",
+    Step(Message.t("tableref.demo_zhang_yi.red_puts_one_counter_back"),
          take=(("ji", "yan", A),), put=(("shanggu", "yan", A),), expect_clear=True, expect_moves=7, pause=2.5),
-    Step("Blue draws the Chu chit (declared): blue acts for Chu. / 蓝方抽出楚的令牌（声明）：蓝方为楚行动。",
+    Step(Message.t("tableref.demo_zhang_yi.blue_draws_chu_chit_declared"),
          declare={"type": "draw_chit", "player": "blue", "state": "chu", "source": "dashboard"}, expect_moves=8),
-    Step("Chu recruits 1 in Chen and 1 in Shouchun. / 楚在陈和寿春各招募 1 点兵力。",
+    Step(Message.t("tableref.demo_zhang_yi.chu_recruits_1_chen_1"),
          put=(("chen", "chu", A), ("shouchun", "chu", A)), expect_moves=9),
-    Step("Chu marches 2 from Ying into empty Jingshan: it becomes Chu territory. The demo stops here. / "
-         "楚从郢向无人的荆山行军 2 点：荆山成为楚的领土。演示到此结束。",
+    Step(Message.t("tableref.demo_zhang_yi.chu_marches_2_from_ying"),
          take=(("ying", "chu", A), ("ying", "chu", A)), put=(("jingshan", "chu", A), ("jingshan", "chu", A)), expect_moves=10),
 )
 
@@ -69,7 +67,7 @@ def _demo():  # built lazily by tableref.demo.game_demo
         script=SCRIPT,
         intro=Message.t('tableref.demo_zhang_yi.tableref_demo_a_short_scripted'),
         player_names=(("red", "Zhang San"), ("blue", "Li Si")),
-        notes=("map: the SAMPLE map (invented areas and adjacencies; enter your printed map as docs/zhang-yi.md says)",),
+        notes=(Message.t("tableref.demo_zhang_yi.note_sample_map"),),
     )
 
 

@@ -14,8 +14,9 @@ BOTH = ("en", "zh-Hans")
 
 def add_lang_option(parser: argparse.ArgumentParser, *, help_extra: str = "") -> None:
     tags = ", ".join(i18n.language_tags())
+    both = " and ".join(i18n.language(tag).name for tag in BOTH)  # each language by its own name
     parser.add_argument("--lang", metavar="LANG", default=None,
-                        help=f"language of the messages: {tags}, zh-TW/zh-HK/zh-CN ..., or 'both' (English and 简体中文); "
+                        help=f"language of the messages: {tags}, zh-TW/zh-HK/zh-CN ..., or 'both' ({both}); "
                              f"default: TABLEREF_LANG, LANGUAGE, LC_ALL, LC_MESSAGES or LANG if one names a language we speak, "
                              f"else both{help_extra}")
 

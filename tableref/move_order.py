@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from scorer.core.game import Game
 from scorer.core.types import Message
+from tableref.texts import join_messages
 
 ORDER_CONFIRMED = "order_confirmed"
 ORDER_CHANGED = "order_changed"
@@ -57,7 +58,7 @@ def describe_steps(game: Game, steps: Sequence[Mapping[str, Any]]) -> list[dict[
     out = []
     for i, step in enumerate(steps):
         parts = [game.describe_move(game.move_from_json(m)) for m in step["moves"]]
-        text = Message("; ".join(p.en for p in parts), "；".join(p.zh for p in parts))
+        text = join_messages(parts)
         out.append({"n": i + 1, "player": step.get("player"), "description": text.to_json()})
     return out
 

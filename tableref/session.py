@@ -39,6 +39,7 @@ from scorer.records import to_record
 from scorer.referee.reconciler import Flag, compose_offsets
 from tableref.move_order import ORDER_CHANGED, ORDER_CONFIRMED, Provisional
 from tableref.store import EventStore, NewEvent, StoredEvent
+from tableref.texts import join_messages, message_from_json
 
 # stored event types
 GAME_STARTED = "game_started"
@@ -416,8 +417,8 @@ class Session:
             flag = d.get("flag") if row.type in (FLAG_RAISED, FLAG_CLEARED) else None
             if flag and not desc:
                 desc = [flag["message"]]
-            en = "; ".join(x["en"] for x in desc)
-            zh = "；".join(x["zh"] for x in desc)
+            joined = join_messages([m for m in map(message_from_json, desc) if m is not None]) if desc else None
+            en, zh = (joined.en, joined.zh) if joined is not None else ("", "")
             detail = {k: v for k, v in d.items() if k not in ("description", "totals", "scoreboard")}
             reason = d.get("reason") if isinstance(d.get("reason"), str) else ""
             w.writerow([row.seq, row.wall, row.type, row.actor or "", reason, d.get("player") or "", en, zh,

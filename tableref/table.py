@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from scorer.core.boardkit import moved_spaces
 from scorer.core.observation import Observation
 from scorer.core.registry import board_kit
-from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message
+from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message, player_label
 from scorer.referee.reconciler import (
     AcceptMove,
     ClearFlag,
@@ -51,6 +51,7 @@ from tableref.session import (
     Session,
 )
 from tableref.store import EventStore
+from tableref.texts import join_messages, message_from_json
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +78,8 @@ _BUS_TYPE = {
 UNDO_ARM_SECONDS = 10.0
 
 
-def ok(en: str, zh: str, **data: Any) -> CommandResult:
-    return CommandResult(True, Message(en, zh), dict(data))
+def ok(message: Message, **data: Any) -> CommandResult:
+    return CommandResult(True, message, dict(data))
 
 
 def refused(message: Message, **data: Any) -> CommandResult:
@@ -203,8 +204,7 @@ class Table:
             descs = [game.describe_move(m) for m in r.suppressed]
             undo_wait = {
                 "moves": [game.move_to_json(m) for m in r.suppressed],
-                "message": Message("Take back the undone move: " + "; ".join(d.en for d in descs),
-                                   "请收回已撤销的行动：" + "；".join(d.zh for d in descs)).to_json(),
+                "message": Message.t("tableref.table.take_back_undone", moves=join_messages(descs)).to_json(),
             }
         flag = None
         if r.flag is not None:
@@ -372,10 +372,10 @@ class Table:
         if self.session.seq != before and any(isinstance(d, AcceptMove) for d in decisions):
             desc = self.session.entries[-1].moves
             text = [self.session.game.describe_move(m) for m in desc]
-            return ok("Turn closed: " + "; ".join(t.en for t in text), "回合结束：" + "；".join(t.zh for t in text))
+            return ok(Message.t("tableref.table.turn_closed", moves=join_messages(text)))
         if card is not None:
-            return ok(f"Card {card} noted.", f"已记录卡牌 {card}。", cards=list(self.reconciler.cards))
-        return ok("The turn closes as soon as the table is still.", "版图稳定后回合即结束。")
+            return ok(Message.t("tableref.table.card_noted", card=card), cards=list(self.reconciler.cards))
+        return ok(Message.t("tableref.table.turn_closes_when_still"))
 
     def turn_done(self, actor: str) -> CommandResult:
         return self._signal(CloseReason.TURN_DONE)
@@ -396,7 +396,7 @@ class Table:
         if not undone:
             self.reconciler.suppressed = None
         self.step()
-        return ok("Move taken back; put the table back as it was.", "已撤销；请把版图恢复原样。")
+        return ok(Message.t("tableref.table.move_taken_back"))
 
     def arm_undo(self, actor: str) -> CommandResult:
         """The undo button: arm; the confirm button within 10 s carries it out."""
@@ -407,7 +407,7 @@ class Table:
             return refused(why)
         self.undo_armed_at = self.clock()
         self.publish_state()
-        return ok("Press confirm to take back the last move.", "按确认键撤销上一步。")
+        return ok(Message.t("tableref.table.press_confirm_to_undo"))
 
     def confirm(self, actor: str) -> CommandResult:
         """The confirm button: carry out an armed undo, else silence the buzzer of an open flag."""
@@ -418,7 +418,7 @@ class Table:
         if self.reconciler.flag is not None:
             self.alert_silenced = True
             self.publish_state()
-            return ok("Buzzer silenced; the flag stays until the table is put right.", "蜂鸣器已静音；桌面改正前警告仍然保留。")
+            return ok(Message.t("tableref.table.buzzer_silenced"))
         return refused(Message.t('tableref.table.nothing_to_confirm'))
 
     def override(self, actor: str, authorised: bool) -> CommandResult:
@@ -450,7 +450,7 @@ class Table:
         for d in self.reconciler.reset("override"):
             self._handle(d)
         self.step()
-        return ok("Table accepted as it stands (override recorded).", "已按现状接受版图（强制接受已记录）。",
+        return ok(Message.t("tableref.table.table_accepted_as_it_stands"),
                   forced=[game.move_to_json(m) for m in forced], offset=delta.to_json())
 
     def declare(self, move: Mapping[str, Any], actor: str) -> CommandResult:
@@ -476,7 +476,7 @@ class Table:
             for d in self.reconciler.reset("corrected"):
                 self._handle(d)
         self.step()
-        return ok("Declared: " + s.game.describe_move(parsed).en, "已声明：" + s.game.describe_move(parsed).zh)
+        return ok(Message.t("tableref.table.declared", move=s.game.describe_move(parsed)))
 
     def _shows(self, move: Any) -> bool:
         """The settled table is exactly the engine's board after ``move`` (the move it shows)."""
@@ -513,7 +513,7 @@ class Table:
         self._game_cache = None
         self.undo_armed_at = None
         self.step()
-        return ok(f"New game {new.game_no} started.", f"第 {new.game_no} 局游戏已开始。", game_no=new.game_no)
+        return ok(Message.t("tableref.table.new_game_started", game_no=new.game_no), game_no=new.game_no)
 
     def confirm_order(self, group: int, actor: str) -> CommandResult:
         """A person confirms the order the referee inferred for a group of moves."""
@@ -521,7 +521,7 @@ class Table:
             return refused(Message.t('tableref.table.no_move_order_waits_for'))
         self.session.confirm_order(group, actor)
         self.publish_state()
-        return ok("Order of moves confirmed.", "行动顺序已确认。")
+        return ok(Message.t("tableref.table.order_confirmed"))
 
     def choose_order(self, group: int, index: int, actor: str) -> CommandResult:
         """A person says the moves were played in another order: the group's moves are replaced by
@@ -538,7 +538,7 @@ class Table:
         for d in self.reconciler.reset("corrected"):
             self._handle(d)
         self.step()
-        return ok("Order of moves changed as chosen.", "已按所选顺序更正行动。")
+        return ok(Message.t("tableref.table.order_changed"))
 
     def export_bgstats(self, lang: str = "en") -> dict[str, Any]:
         """The finished game as Board Game Stats' createPlay JSON (tableref.bgstats)."""
@@ -563,64 +563,53 @@ _HANDLERS: dict[type, Callable[[Table, Any], bool]] = {
 }
 
 
-def join_messages(parts: list[Message], empty: Message | None = None) -> Message:
-    if not parts:
-        return empty or Message.t('tableref.table.nothing')
-    return Message("; ".join(m.en for m in parts), "；".join(m.zh for m in parts))
-
-
-def _msg(data: Any) -> Message | None:
-    if isinstance(data, dict) and data.get("en") and data.get("zh"):
-        return Message(data["en"], data["zh"])
-    return None
-
-
 def bus_payload(type_: str, data: dict[str, Any]) -> dict[str, Any]:
     """The adapter-facing payload of a stored event: its data plus one ``description`` and the
     fields the dashboard reads (``move``, ``violations``, ``spaces``, ``rules`` ...)."""
     out = dict(data)
-    descs = [m for m in (_msg(x) for x in data.get("description") or []) if m is not None] if isinstance(data.get("description"), list) else []
+    descs = [m for m in (message_from_json(x) for x in data.get("description") or []) if m is not None] if isinstance(data.get("description"), list) else []
     if type_ == MOVE:
         out["move"] = (data.get("moves") or [None])[0]
         d = join_messages(descs)
         if data.get("order"):
-            d = Message(d.en + " (order inferred: to be confirmed)", d.zh + "（顺序为推断，待确认）")
+            d = Message.t("tableref.table.order_inferred", text=d)
         out["description"] = d.to_json()
     elif type_ == UNDO:
         out["move"] = (data.get("undone") or [None])[0]
         d = join_messages(descs, Message.t('tableref.table.override'))
-        out["description"] = Message("Undone: " + d.en, "已撤销：" + d.zh).to_json()
+        out["description"] = Message.t("tableref.table.undone", text=d).to_json()
     elif type_ == OVERRIDE:
         out["move"] = (data.get("forced") or [None])[0]
         flag = data.get("flag") or {}
         out["rules"] = [v["rule"] for v in flag.get("violations", [])]
         d = join_messages(descs, Message.t('tableref.table.the_table_as_it_stands'))
-        out["description"] = Message("Accepted by override: " + d.en, "管理员强制接受：" + d.zh).to_json()
+        out["description"] = Message.t("tableref.table.accepted_by_override", text=d).to_json()
     elif type_ == FLAG_RAISED:
         flag = data.get("flag") or {}
         out["violations"] = flag.get("violations", [])
         out["spaces"] = flag.get("spaces", [])
-        msg = _msg(flag.get("message")) or Message.t('tableref.table.illegal_table')
-        fix = _msg(flag.get("fix"))
+        msg = message_from_json(flag.get("message")) or Message.t('tableref.table.illegal_table')
+        fix = message_from_json(flag.get("fix"))
         out["description"] = (Message.t('tableref.table.fix', msg=msg, fix=fix) if fix else msg).to_json()
     elif type_ == FLAG_CLEARED:
         flag = data.get("flag") or {}
-        msg = _msg(flag.get("message")) or Message.t('tableref.table.flag')
+        msg = message_from_json(flag.get("message")) or Message.t('tableref.table.flag')
         why = {"corrected": Message.t('tableref.table.the_table_was_put_right'), "override": Message.t('tableref.table.override.2'),
                "undo": Message.t('tableref.table.undo'), "reset": Message.t('tableref.table.new_game'),
                "restart": Message.t('tableref.table.referee_restarted')}.get(
-            str(data.get("reason")), Message(str(data.get("reason")), str(data.get("reason"))))
+            str(data.get("reason")), Message.t("name.as_given", name=str(data.get("reason"))))
         out["description"] = Message.t('tableref.table.flag_cleared', why=why, msg=msg).to_json()
     elif type_ == SCORE:
         board = data.get("scoreboard") or {}
-        totals = ", ".join(f"{p['player']} {p['total']}" for p in board.get("players", []))
-        effects = [m for m in (_msg(e.get("message")) for e in data.get("effects", [])) if m is not None]
+        totals = tuple(Message.t("tableref.table.player_total", player=player_label(p["player"]), total=p["total"])
+                       for p in board.get("players", []))
+        effects = [m for m in (message_from_json(e.get("message")) for e in data.get("effects", [])) if m is not None]
         lead = join_messages(effects, Message.t('tableref.table.scores_changed'))
         out["description"] = Message.t('tableref.table.scores', lead=lead, totals=totals).to_json()
     elif type_ == GAME_OVER:
         outcome = data.get("outcome") or {}
-        reason = _msg(outcome.get("reason")) or Message.t('tableref.table.game_over')
-        winners = ", ".join(outcome.get("winners", []))
+        reason = message_from_json(outcome.get("reason")) or Message.t('tableref.table.game_over')
+        winners = tuple(player_label(w) for w in outcome.get("winners", []))
         out["description"] = Message.t('tableref.table.game_over_winner', winners=winners, reason=reason).to_json()
     elif type_ == TABLE_MATCHED:
         out["description"] = Message.t('tableref.table.the_table_matches_the_game').to_json()

@@ -14,8 +14,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from scorer.core.types import InvalidRecord, TableRefError
-from tableref.lang import add_lang_option, cli_languages
+from scorer.core.types import InvalidRecord, Message, TableRefError
+from tableref.lang import add_lang_option, cli_languages, show
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -82,16 +82,26 @@ class _Stopper:
             signal.signal(sig, old)
 
 
-def _console_lang(args: argparse.Namespace) -> str:
-    """The terminal's languages for the console printer (tags joined with +)."""
+def _langs(args: argparse.Namespace) -> tuple[str, ...]:
+    """The terminal's languages (--lang, else the environment)."""
     try:
-        return "+".join(cli_languages(getattr(args, "lang", None)))
+        return cli_languages(getattr(args, "lang", None))
     except ValueError as exc:
         raise InvalidRecord(str(exc), where="--lang") from exc
 
 
+def _console_lang(args: argparse.Namespace) -> str:
+    """The terminal's languages for the console printer (tags joined with +)."""
+    return "+".join(_langs(args))
+
+
 def _say(text: str) -> None:
     print(text, flush=True)
+
+
+def _tell(args: argparse.Namespace, message: Message) -> None:
+    """A catalogue text in the terminal's languages."""
+    _say(show(message, _langs(args)))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -103,7 +113,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     tune_malloc()
-    service = ServiceHost(config, say=_say)  # systemd notify + watchdog, mDNS, the data folder's lock, restore
+    service = ServiceHost(config, say=_say, langs=_langs(args))  # systemd notify + watchdog, mDNS, the data folder's lock, restore
     service.acquire()
     runtime = build_runtime(config)
     with _Stopper() as stop:
@@ -113,12 +123,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         dashboard = None
         try:
             snap = runtime.snapshot()
-            _say(f"table {config.name}: game {snap.get('game_no')} ({snap.get('game')}), version {snap.get('version')}, "
-                 f"store {config.store_path}")
+            _tell(args, Message.t("tableref.run.table_started", name=config.name, game_no=snap.get("game_no"), game=snap.get("game"),
+                                  version=snap.get("version"), store=config.store_path))
             if config.mqtt is not None:
-                _say(f"MQTT: publishing to {config.mqtt.broker} under {config.mqtt.base}/")
+                _tell(args, Message.t("tableref.run.mqtt_publishing", broker=config.mqtt.broker, base=config.mqtt.base))
             if args.no_web or not config.web.enabled:
-                _say("dashboard not started (--no-web or [web] enabled = false)")
+                _tell(args, Message.t("tableref.run.dashboard_not_started_config"))
             else:
                 host = args.host or config.web.host
                 port = config.web.port if args.port is None else args.port
@@ -177,11 +187,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
         mqtt = MqttPublisher(mqtt_settings)
         rt.add_device(mqtt)
-        _say(f"MQTT: publishing to {mqtt.settings.broker} under {mqtt.settings.base}/")
-    _say(m.en)
-    _say(m.zh)
+        _tell(args, Message.t("tableref.run.mqtt_publishing", broker=mqtt.settings.broker, base=mqtt.settings.base))
+    for lang in _langs(args):  # the introduction is long: one paragraph per language
+        _say(m.get(lang))
     for note in demo.notes:
-        _say(f"note: {note}")
+        _tell(args, Message.t("tableref.run.note", text=note))
     dashboard = None
     with _Stopper() as stop:
         printers: list[ConsolePrinter] = []
@@ -189,7 +199,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         printer = printers[0]
         try:
             if args.no_web:
-                _say("dashboard not started (--no-web)")
+                _tell(args, Message.t("tableref.run.dashboard_not_started"))
             else:
                 dashboard, note = start_dashboard(rt, host=args.host, port=args.port, data_dir=str(data_dir / "web"),
                                                   initial_pin=DEMO_PIN, backup_dir=str(data_dir))
@@ -197,7 +207,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                     _say(f"note: {note}")
                 else:
                     _say(dashboard.url)
-                    _say(f"admin PIN for this demo / 本演示的管理员 PIN: {DEMO_PIN}")
+                    _tell(args, Message.t("tableref.run.admin_pin", pin=DEMO_PIN))
                     _tell_venue(rt, dashboard, args.host)
             # the sensor board must be live before the players start
             from tableref.demo import wait_until
@@ -209,7 +219,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                                                           stop=halt) and not halt.is_set():
                 raise DemoArgError("the synthetic camera did not come up")
             if camera_only and not halt.is_set():  # the table is enrolled once, before the first game, as on the dashboard
-                enrol_camera(demo, stop=halt)
+                enrol_camera(demo, stop=halt, langs=_langs(args))
             game = 0
             while not stop.event.is_set():
                 game += 1
@@ -225,7 +235,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                     res = rt.new_game(dict(setup), "demo", authorised=True)
                     if not res.ok:
                         raise DemoArgError(str(res.message))
-                run_script(demo, speed=args.speed, timeout=max(20.0, 20.0 / args.speed), script=script, stop=halt)
+                run_script(demo, speed=args.speed, timeout=max(20.0, 20.0 / args.speed), script=script, stop=halt,
+                           langs=_langs(args))
                 if game_id != "china":
                     # the short demos stop right after their last move: let its lines out before the scoreboard
                     wait_until(lambda: printer._sub.queue.empty(), 2.0)
@@ -234,23 +245,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 _say("")
                 _say(format_scoreboard(snap, _console_lang(args)))
                 exported = _export(rt, data_dir, snap.get("game_no"))
-                _say(f"game record: {exported[0]}  (check it with: tableref score {exported[0]})")
-                _say(f"event log as CSV: {exported[1]}")
+                _tell(args, Message.t("tableref.run.game_record", path=exported[0]))
+                _tell(args, Message.t("tableref.run.event_log_csv", path=exported[1]))
                 if not args.loop:
                     break
             if dashboard is not None and not args.exit_when_done and not args.loop:
-                _say(f"The dashboard keeps serving at {dashboard.url} -- press Ctrl-C to stop. / 仪表板继续运行，按 Ctrl-C 退出。")
+                _tell(args, Message.t("tableref.run.keeps_serving", url=dashboard.url))
                 stop.event.wait()
         except DemoStopped:
             snap = rt.snapshot()
-            _say(f"stopped / 已停止: game {snap.get('game_no')}, {snap.get('moves')} moves accepted, all kept in {rt.store_path}")
+            _tell(args, Message.t("tableref.run.stopped", game_no=snap.get("game_no"), moves=snap.get("moves"), store=rt.store_path))
         finally:
             if dashboard is not None:
                 dashboard.stop()
             printer.close()
             demo.close()
             if temporary:
-                _say(f"the demo's files stay in {data_dir}")
+                _tell(args, Message.t("tableref.run.files_stay", path=data_dir))
     return 0
 
 

@@ -47,8 +47,7 @@ def game_from_record(doc: Any, *, table: str | None = None, names: Mapping[str, 
         given = {str(k): str(v) for k, v in meta["player_names"].items()}
     unknown = sorted(set(given) - set(players))
     if unknown:
-        raise ResultsError(Message(f"Not a player colour of this game: {', '.join(unknown)}.",
-                                   f"不是本局的玩家颜色：{'、'.join(unknown)}。"), code="bad_input")
+        raise ResultsError(Message.t("tableref.venue.records.not_a_player_colour", names=tuple(unknown)), code="bad_input")
     raw_table = table if table else meta.get("table")
     table_name = raw_table.strip() if isinstance(raw_table, str) else ""
     if not table_name:
