@@ -178,7 +178,9 @@ def _game_info(game: Any) -> dict[str, Any]:
     schema = game.setup_schema().get("properties", {})
     colours = schema.get("players", {}).get("items", {}).get("enum")
     free = colours is None  # games whose players are free names: offer colours as names
-    variants = schema.get("variants", {}).get("items", {}).get("enum", [])
+    items = schema.get("variants", {}).get("items", {})
+    # a game may still accept retired variants in records (marked deprecated): the form does not offer them
+    variants = items.get("enum") or next((b.get("enum", []) for b in items.get("anyOf", []) if not b.get("deprecated")), [])
     cards = schema.get("cards", {}).get("enum", [])
     return {"id": game.id, "name": game.name.to_json(), "min_players": game.min_players, "max_players": game.max_players,
             "colours": FALLBACK_COLOURS if free else colours, "free_names": free, "variants": variants, "cards": cards,
