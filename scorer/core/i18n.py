@@ -286,6 +286,22 @@ def at_texts(at: Any) -> dict[str, str] | None:
     return {tag: format_time(when, tag) for tag in language_tags()}
 
 
+def date_texts(at: Any, *, style: str = "medium") -> dict[str, str] | None:
+    """A date and time (UTC ISO text or epoch seconds) in local time, as each language writes it (Babel)."""
+    from datetime import datetime
+
+    try:
+        if isinstance(at, (int, float)):
+            when = datetime.fromtimestamp(float(at))
+        else:
+            when = datetime.fromisoformat(str(at).replace("Z", "+00:00"))
+            if when.tzinfo is not None:
+                when = when.astimezone().replace(tzinfo=None)
+    except (TypeError, ValueError, OSError, OverflowError):
+        return None
+    return {tag: format_datetime(when, tag, style=style) for tag in language_tags()}
+
+
 def sort_key(lang: str) -> Callable[[str], Any]:
     """A key that sorts names as readers of ``lang`` expect (case-insensitively; Chinese by code point of the
     Simplified/Traditional form, as Babel has no collation)."""

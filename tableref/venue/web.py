@@ -21,6 +21,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from werkzeug.exceptions import HTTPException
 
 import web
+from scorer.core import i18n as core_i18n
 from scorer.core.types import Message
 from tableref.venue.results import ResultsError
 from tableref.venue.service import VenueService
@@ -204,6 +205,7 @@ def games() -> Response:
     for row in rows:  # a finished game of a table still here can be replayed on its dashboard
         url = urls.get(row["table_id"]) if row["table_id"] else None
         row["replay_url"] = f"{url.rstrip('/')}/board?replay={row['game_no']}" if url and row["game_no"] is not None else None
+        row["finished_text"] = core_i18n.date_texts(row["finished"])  # as each language writes a date (Babel)
     return jsonify({"games": rows})
 
 

@@ -151,6 +151,8 @@ def test_the_organisers_changes(app: Any, venue: VenueService) -> None:
     assert {r["name"] for r in c.c.get("/api/venue/standings").get_json()["rows"]} == {"Alice", "al"}
     games = c.c.get("/api/venue/games").get_json()["games"]
     assert len(games) == 1 and games[0]["replay_url"] is None  # imported: no table to replay it on
+    when = games[0]["finished_text"]  # the date as each language writes it (Babel), for the results page
+    assert set(when) >= {"en", "zh-Hans", "zh-Hant"} and "2026" in when["en"] and "年" in when["zh-Hant"]
 
     resp = c.post("/api/venue/players/merge", {"from": "AL", "into": "alice"})
     assert resp.status_code == 200 and resp.get_json()["message"]["en"].endswith("counts as Alice.")

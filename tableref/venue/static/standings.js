@@ -47,7 +47,7 @@
             p.player || p.name || TR.colour(p.colour) + " (" + t("standings.unnamed") + ")"),
           el("b", { text: String(p.score) }), el("span", { class: "muted", text: "#" + p.rank })));
       list.append(el("li", { dataset: { game: String(g.id) } },
-        el("span", { class: "muted", text: new Date(g.finished).toLocaleString(TR.lang === "en" ? "en-GB" : "zh-CN") }),
+        el("span", { class: "muted", text: (g.finished_text && TR.pick(g.finished_text)) || g.finished }),
         el("b", { text: g.table }), el("span", { text: gameName(g.game) }), seats,
         el("span", { class: "actions" },
           g.replay_url ? el("a", { class: "button secondary", href: g.replay_url, target: "_blank", rel: "noopener", text: t("standings.replay") }) : null,
