@@ -110,7 +110,7 @@ def test_parse_truth(china_layout):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("{not json", "invalid JSON (line 1"),
+    ("{not json", "malformed JSON"),
     ({"nowhere-9": ["red:house"]}, "unknown space id 'nowhere-9'"),
     ({"chu-1": ["red-house"]}, "bad piece 'red-house'"),
     ({"chu-1": ["pink:house"]}, "unknown owner 'pink'"),
