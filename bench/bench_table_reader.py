@@ -1,8 +1,8 @@
 """The reader that learns the table (``vision.table_reader``): accuracy on every evaluation set
 side by side, and its speed on one core at 1280x720.
 
-    python -m bench table_reader                      # all sets found + speed
-    python -m bench table_reader -- --own-frames 60 --skip-speed
+    python -m bench table_reader                      # all sets found + speed, classical and learned
+    python -m bench table_reader -- --own-frames 60 --skip-speed --readers learned
 
 Sets, each read through ``vision.evaluate`` exactly as ``tableref vision eval`` reads them:
 * ``own``: rendered now by the project's renderer (``tableref vision render-set``, seed 5, the
@@ -15,6 +15,10 @@ Speed: one OpenCV thread, a fixed table; "unmoved" is the same board again with 
 noise (the change test answers), "one piece moved" is one piece taken away (only the spaces
 near it are read again; checked against a full read of the same frame), "full read" a new
 board. Machines here are shared: compare the three within one run.
+
+Readers (``--readers``): ``table`` counts colour blobs (the classical step), ``learned`` reads each
+space with the learned per-space classifier (``vision.space_classifier``, the committed model);
+both share registration, light correction and the hand test.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ SETS = (("photoreal tune", ROOT / "evalsets" / "photoreal-china-a" / "tune"),
         ("photoreal held-out", ROOT / "evalsets" / "photoreal-china-a" / "heldout"))
 
 
-def _evaluate(name: str, root: Path, layout) -> dict | None:
+def _evaluate(name: str, root: Path, layout, reader: str = "table") -> dict | None:
     from vision.eval_readers import make_reader_factory
     from vision.evaluate import evaluate_set, load_set, summarise
 
@@ -50,7 +54,8 @@ def _evaluate(name: str, root: Path, layout) -> dict | None:
         if i % 20 == 0 or i == n:
             print(f"  {name}: frame {i}/{n}, per space so far {acc:.2%}", file=sys.stderr, flush=True)
 
-    results, _ = evaluate_set(fs, make_reader_factory(layout, root), [s.id for s in layout.spaces], progress=progress)
+    results, _ = evaluate_set(fs, make_reader_factory(layout, root, reader=reader), [s.id for s in layout.spaces],
+                              progress=progress)
     m = summarise(results)
     m["seconds"] = time.perf_counter() - t0
     return m
@@ -59,19 +64,21 @@ def _evaluate(name: str, root: Path, layout) -> dict | None:
 def _line(name: str, m: dict) -> str:
     ps, wb = m["per_space"], m["whole_board"]
     pct = lambda r: f"{r['percent']:6.2f}%" if r["of"] else "   n/a"
-    return (f"{name:20s} frames {m['frames']:4d}  per space {pct(ps)}  whole board (no hand) {pct(wb['without_hand'])}"
+    return (f"{name:30s} frames {m['frames']:4d}  per space {pct(ps)}  whole board (no hand) {pct(wb['without_hand'])}"
             f"  read through a hand {m['read_through_occlusion']['count']:3d}/{m['read_through_occlusion']['of']:<4d}"
             f"  false flags {pct(m['false_occlusion_flags'])}  not registered {m['not_registered']['count']}"
             f"  ({m['seconds']:.0f} s)")
 
 
-def _speed(layout, rounds: int) -> None:
+def _speed(layout, rounds: int, reader_kind: str = "table") -> None:
     from scorer.core.types import Board
     from vision.enrolment import enrolment_plan, model_from_photos
     from vision.render import Conditions, random_board, render, without_piece
+    from vision.space_classifier import SpaceClassifier
     from vision.table_reader import TableReader
 
     cv2.setNumThreads(1)
+    classifier = SpaceClassifier.load(layout=layout) if reader_kind == "learned" else None
     cam = Conditions(size=(1280, 720), fov_deg=62.0, fill=0.86, tilt_deg=14.0, tilt_azimuth_deg=30.0,
                      blur_sigma=0.6, noise_sigma=3.0, jpeg_quality=90, seed=11)
     plan = enrolment_plan(layout)
@@ -94,15 +101,16 @@ def _speed(layout, rounds: int) -> None:
         # one piece taken away, everything else where it was
         gone = first.truth.placements[int(rng.integers(len(first.truth.placements)))]
         b = noisy(without_piece(layout, first, gone))
-        reader = TableReader(layout, model)
+        reader = TableReader(layout, model, classifier=classifier)
         t0 = time.perf_counter(); reader.read(a); full.append(time.perf_counter() - t0)
         t0 = time.perf_counter(); d = reader.read(again); unmoved.append(time.perf_counter() - t0)
         assert d.reused, "an unmoved board was read again"
         t0 = time.perf_counter(); d = reader.read(b); moved_ms.append(time.perf_counter() - t0)
         partial += d.partial is not None
-        same += {s.space: dict(s.pieces) for s in d.spaces} == {s.space: dict(s.pieces) for s in TableReader(layout, model).read(b).spaces}
+        full_b = TableReader(layout, model, classifier=classifier).read(b)
+        same += {s.space: dict(s.pieces) for s in d.spaces} == {s.space: dict(s.pieces) for s in full_b.spaces}
     ms = lambda v: f"median {1e3 * statistics.median(v):6.1f} ms  p90 {1e3 * float(np.percentile(v, 90)):6.1f} ms"
-    print(f"speed, one core, 1280x720, {rounds} boards:")
+    print(f"speed ({reader_kind} reader), one core, 1280x720, {rounds} boards:")
     print(f"  unmoved board    {ms(unmoved)}")
     print(f"  one piece moved  {ms(moved_ms)}   ({partial}/{rounds} read in part; {same}/{rounds} equal to a full read)")
     print(f"  full read        {ms(full)}")
@@ -115,26 +123,32 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--own-frames", type=int, default=80)
     ap.add_argument("--speed-rounds", type=int, default=20)
     ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--readers", default="table,learned", help="comma-separated: table (classical), learned")
+    ap.add_argument("--skip-own", action="store_true", help="leave out the project's own renderer's set")
     args = ap.parse_args(argv)
     layout = load_layout("china-a")
+    readers = [r for r in args.readers.split(",") if r]
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         own = Path(tmp) / "own"
         from tableref.cli import main as cli
 
-        print(f"rendering {args.own_frames} frames with the project's renderer ...", file=sys.stderr, flush=True)
-        cli(["vision", "render-set", "--board", "china-a", "--out", str(own), "--frames", str(args.own_frames),
-             "--tables", "4", "--seed", "5"])
-        m = _evaluate("own renderer", own, layout)
-        if m:
-            lines.append(_line("own renderer", m))
-    for name, root in SETS:
-        m = _evaluate(name, root, layout)
-        if m:
-            lines.append(_line(name, m))
+        sets = list(SETS)
+        if not args.skip_own:
+            print(f"rendering {args.own_frames} frames with the project's renderer ...", file=sys.stderr, flush=True)
+            cli(["vision", "render-set", "--board", "china-a", "--out", str(own), "--frames", str(args.own_frames),
+                 "--tables", "4", "--seed", "5"])
+            sets.insert(0, ("own renderer", own))
+        for name, root in sets:
+            for r in readers:
+                label = f"{name} [{r}]"
+                m = _evaluate(label, root, layout, r)
+                if m:
+                    lines.append(_line(label, m))
     print("accuracy (colour mode, tableref vision eval's metrics):")
     for ln in lines:
         print("  " + ln)
     if not args.skip_speed:
-        _speed(layout, args.speed_rounds)
+        for r in readers:
+            _speed(layout, args.speed_rounds, r)
     return 0

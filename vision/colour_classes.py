@@ -52,6 +52,10 @@ class ColourClassifier:
         lut = np.asarray(owner_of, np.int8)[arg]
         lut[best > 1.0] = UNKNOWN
         self.lut = lut.reshape(n, n, n)
+        # how well each owner's learned colours explain a cell (1 on a prototype, 0.37 at the
+        # unknown limit): the per-table colour evidence the learned classifier reads
+        self.affinity_lut = np.round(255 * np.exp(-np.minimum(owner_best, 8.0) ** 2)).astype(np.uint8).reshape(
+            n, n, n, len(self.owners))
         # a colour nearly as close to a second player colour (a violet that leans blue): which of
         # the two is decided by the pixel's neighbours (see ``resolve_ambiguous``)
         second = np.sort(owner_best, axis=1)[:, 1] if len(self.owners) > 1 else np.full(len(cells), np.inf)
@@ -60,6 +64,12 @@ class ColourClassifier:
             amb &= lut != self.owners.index("neutral")
         self.ambiguous_lut = amb.reshape(n, n, n)
         self.neutral = self.owners.index("neutral") if "neutral" in self.owners else None
+
+    def affinity(self, lab: np.ndarray) -> np.ndarray:
+        """Per pixel and owner (``owners`` order), how well that owner's learned colours explain
+        the pixel, 0-255 (uint8, shape ``lab.shape[:2] + (len(owners),)``)."""
+        q = np.clip(lab, 0, 255).astype(np.uint8) // Q
+        return self.affinity_lut[q[..., 0], q[..., 1], q[..., 2]]
 
     def classify(self, lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Owner index per pixel (``UNKNOWN`` where unknown, -2 where not foreground); pixels

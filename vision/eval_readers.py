@@ -15,19 +15,24 @@ from vision.layout import Layout
 
 def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: str | None = None,
                         mode: str = "colour", tags: Mapping[int, Piece] | None = None,
-                        warn: Warn | None = None, reader: str = "table") -> Callable[[str | None], Any]:
-    """``table id (or None) -> a new reader``. Colour mode reads with ``TableReader`` and the
-    table's model: ``calibration_path`` (a table model from ``tableref vision enrol``, or an older
-    colour calibration) for every frame, else enrolled from ``tables/<t>/empty.jpg`` and
+                        warn: Warn | None = None, reader: str = "table",
+                        classifier_path: str | Path | None = None) -> Callable[[str | None], Any]:
+    """``table id (or None) -> a new reader``. Colour mode reads with ``TableReader``: with the
+    learned per-space classifier (``reader="learned"``: the committed model or ``classifier_path``;
+    a missing or damaged model raises ``ClassifierError``, never a silent classical read) or by
+    counting colour blobs (``reader="table"``), and the table's model: ``calibration_path`` (a
+    table model from ``tableref vision enrol``, or an older colour calibration) for every frame, else enrolled from ``tables/<t>/empty.jpg`` and
     ``enrol.jpg`` + ``enrol.json``, else the layout's nominal artwork with a warning. Marker mode,
     and ``reader="legacy"``, use the former ``BoardReader`` (see ``_legacy_reader_factory``)."""
     if mode != "colour" or reader == "legacy":
         return _legacy_reader_factory(layout, set_dir, calibration_path, mode, tags, warn)
     from vision.enrolment import TableModel, model_from_photos, placed_from_board
     from vision.errors import CalibrationError, NotRegistered
+    from vision.space_classifier import DEFAULT_MODEL, SpaceClassifier
     from vision.table_reader import TableReader
 
     warn = warn or (lambda msg: None)
+    classifier = SpaceClassifier.load(classifier_path or DEFAULT_MODEL, layout) if reader == "learned" else None
 
     def enrolled(tdir: Path, empty: Path) -> Any:
         enrol = _image_in(tdir, "enrol")
@@ -52,7 +57,8 @@ def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: s
         longer than a read), and reset for every frame."""
         if table not in readers:
             model = model_for(table)
-            readers[table] = _UnreadableTable(layout) if model is _NOT_ENROLLED else TableReader(layout, model)
+            readers[table] = _UnreadableTable(layout) if model is _NOT_ENROLLED else \
+                TableReader(layout, model, classifier=classifier)
         reader = readers[table]
         reader.reset()
         return reader

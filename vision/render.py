@@ -469,8 +469,9 @@ def _table(size: tuple[int, int], seed: int) -> np.ndarray:
 
 def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), *,
            tag_map: TagMap | None = None, placements: Sequence[Placement] | None = None,
-           tag_dictionary: str = PIECE_DICTIONARY) -> Rendered:
-    """Render ``board`` (pieces per space) as a camera frame under ``conditions``.
+           tag_dictionary: str = PIECE_DICTIONARY, texture: np.ndarray | None = None) -> Rendered:
+    """Render ``board`` (pieces per space) as a camera frame under ``conditions``. ``texture``:
+    the printed board at ``TEXTURE_PX_PER_MM`` (BGR), instead of the layout's own artwork.
 
     With ``tag_map`` (tag id -> piece) every piece carries a printed tag on its top face; the
     tags are handed out in id order for each piece type (``tag_dictionary``: which codes).
@@ -483,7 +484,7 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
     if placements is None:
         placements = place_pieces(layout, board, rng, c.jitter_mm, tags_by_piece(tag_map) if tag_map else None)
     img = _table_cached(c.size, c.seed % 4).copy()
-    tex = _board_texture_cached(id(layout), layout)
+    tex = _board_texture_cached(id(layout), layout) if texture is None else texture
     S = np.diag([TEXTURE_PX_PER_MM, TEXTURE_PX_PER_MM, 1.0])
     cv2.warpPerspective(tex, Hb @ np.linalg.inv(S), (W, H), dst=img, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)

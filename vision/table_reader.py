@@ -3,12 +3,15 @@
 The steps, each in its own module: registration (``registration``), rectification to board mm,
 light correction and foreground (``foreground``), colour classes (``colour_classes``), hands
 (``occlusion``), counting (``counting``), and a cheap "did anything move" test (``change``).
-Spaces under a hand are reported occluded and never read.
+Spaces under a hand are reported occluded and never read. With a ``SpaceClassifier`` the
+counting step is replaced by the learned per-space classifier (``space_classifier``, on crops
+cut by ``space_crops``); everything before it, the hand test included, is the same.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from typing import Callable
 
 import cv2
@@ -20,11 +23,13 @@ from vision.colour_classes import ColourClassifier
 from vision.counting import Counter_, MassMeter, SpaceCount
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
-from vision.foreground import Foreground, LightNormaliser, grow_pieces
+from vision.foreground import Foreground, ForegroundMaps, LightNormaliser, grow_pieces
 from vision.layout import Layout
 from vision.occlusion import OcclusionFinder
 from vision.pose_refine import PoseRefiner, print_registration
 from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
+from vision.space_classifier import ClassifierError, SpaceClassifier, committed_classifier
+from vision.space_crops import crops_by_kind, evidence_map
 from vision.structure import PrintWatcher
 
 PARTIAL_REACH_MM = 30.0  # spaces this close to a change are read again (a leaning piece, a shadow)
@@ -42,7 +47,8 @@ class TableReader:
     mode = Mode.COLOUR
 
     def __init__(self, layout: Layout, model: TableModel | None = None, *,
-                 clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None):
+                 clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None,
+                 classifier: SpaceClassifier | None | str = "committed"):
         self.layout = layout
         if model is None:
             ref = default_calibration(layout, PX_PER_MM).reference
@@ -71,6 +77,19 @@ class TableReader:
         self._pose: np.ndarray | None = None  # the last homography that read the board
         self._noise = 0.0  # the last full read's noise scale
         self.refiner = PoseRefiner(model.reference, self.s)
+        # the learned step: a CNN per space kind reads each visible space instead of counting
+        # colour blobs (registration, light, hands stay as they are). "committed": the model in
+        # vision/models (colour counting, with a warning, when it cannot be used); None: counting
+        if classifier == "committed":
+            classifier = committed_classifier(layout)
+        elif isinstance(classifier, str):
+            raise ValueError(f"classifier must be a SpaceClassifier, None or 'committed', not {classifier!r}")
+        self.classifier = classifier
+        if classifier is not None:
+            classifier.check(layout)
+            if classifier.owners != self.colours.owners:
+                raise ClassifierError(f"the space classifier was trained for owners {classifier.owners}, "
+                                      f"the table model has {self.colours.owners}")
 
     def reset(self) -> None:
         self._pose = None
@@ -138,6 +157,9 @@ class TableReader:
         loose = (strict == -1) | (maps.weak_chroma & ~known)
         if loose.sum() > PARTIAL_HAND_SHARE * self.occlusion.piece_px:
             return None  # perhaps a hand: the full read decides
+        if self.classifier is not None:
+            counts = self._classify(corrected, maps, redo, (x0, y0))
+            return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
         labels = np.full((h, w), -2, np.int16)
         labels[y0:y1, x0:x1] = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps,
                                            len(self.colours.owners), self.colours.neutral)
@@ -146,6 +168,10 @@ class TableReader:
         cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
         counts, _ = self.counter.count(labels, np.zeros((h, w), bool), cam, frozenset(),
                                        MassMeter(lab, self.fg.ref, labels, self._owner_colours))
+        return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
+
+    def _partial_detection(self, redo: np.ndarray, counts: dict, reg: Registration, thumb: np.ndarray, at: float,
+                           t0: float, t_reg: float) -> Detection:
         prev = self._last
         assert prev is not None
         spaces = list(prev.spaces)
@@ -157,6 +183,21 @@ class TableReader:
         self._last = det
         self.change.remember(thumb)
         return det
+
+    def _classify(self, corrected: np.ndarray, maps: ForegroundMaps, indices, origin: tuple[int, int] = (0, 0)
+                  ) -> dict[int, SpaceCount]:
+        """The learned step: each space's crop through its kind's network (``space_classifier``)."""
+        assert self.classifier is not None
+        out: dict[int, SpaceCount] = {}
+        crops = crops_by_kind(self.layout.spaces, indices, self.classifier.crops, corrected, self.model.reference,
+                              maps.lab, evidence_map(maps), self.colours, self.s, origin)
+        for kind, (idx, blob) in crops.items():
+            head = self.classifier.heads[kind]
+            logits = self.classifier.forward(kind, blob)
+            for i, row in zip(idx, logits):
+                pieces, conf = head.decode(row)
+                out[i] = SpaceCount(Counter(dict(pieces)), conf)  # empty too: its confidence is the network's
+        return out
 
     def _space_result(self, i: int, c: SpaceCount | None) -> SpaceResult:
         sid = self.layout.spaces[i].id
@@ -177,6 +218,34 @@ class TableReader:
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
         self._pose = got[0]
         return print_registration(got[0], reg.missing, reg.found, size)
+
+    def _register(self, gray: np.ndarray) -> Registration:
+        """By the corner markers; else (or refining the board's outline) by the print."""
+        reg = self.registrar.update(gray)
+        if not reg.usable:
+            reg = self._register_by_print(gray, reg)
+        elif reg.message is OUTLINE_MESSAGE:
+            # the board's edge places it to a few pixels (worse where the lens bends it): the
+            # known pose refined on the print does better, then the outline refined on it
+            better = self._register_by_print(gray, reg)
+            if not better.usable:
+                got = self.refiner.refine(gray, reg.homography)
+                better = print_registration(got[0], reg.missing, reg.found, reg.image_size) if got else reg
+            reg = better
+            self._pose = reg.homography
+        else:
+            self._pose = reg.homography
+        return reg
+
+    def board_view(self, frame: np.ndarray) -> tuple[Registration, np.ndarray | None, ForegroundMaps | None]:
+        """The frame registered, rectified and light-corrected, with its foreground maps (None,
+        None when not registered): what a full read starts from. For training the learned
+        classifier on exactly what the reader will show it."""
+        reg = self._register(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        if not reg.usable:
+            return reg, None, None
+        corrected = self.light.correct(self._rectify(frame, reg.homography))
+        return reg, corrected, self.fg.measure(corrected)
 
     def _remap_maps(self, frame: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Board pixel -> frame pixel maps, cached while the homography stays."""
@@ -204,20 +273,7 @@ class TableReader:
         if frame is None or frame.ndim != 3:
             raise ValueError("a frame must be a BGR image")
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        reg = self.registrar.update(gray)
-        if not reg.usable:
-            reg = self._register_by_print(gray, reg)
-        elif reg.message is OUTLINE_MESSAGE:
-            # the board's edge places it to a few pixels (worse where the lens bends it): the
-            # known pose refined on the print does better, then the outline refined on it
-            better = self._register_by_print(gray, reg)
-            if not better.usable:
-                got = self.refiner.refine(gray, reg.homography)
-                better = print_registration(got[0], reg.missing, reg.found, reg.image_size) if got else reg
-            reg = better
-            self._pose = reg.homography
-        else:
-            self._pose = reg.homography
+        reg = self._register(gray)
         t_reg = time.perf_counter()
         if not reg.usable:
             self._last = None
@@ -240,14 +296,18 @@ class TableReader:
         maps = self.fg.measure(corrected)
         self._noise = maps.noise
         raw = self.colours.classify(maps.lab, maps.piece)
-        labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral)
+        labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral) if self.classifier is None else None
         t_cls = time.perf_counter()
         strict_labels = np.where(maps.strict, raw, np.int16(-2))  # strict is within piece: no second lookup
         occ = self.occlusion.find(maps, strict_labels, self.print_watcher.lost(maps.lab[..., 0]))
         t_occ = time.perf_counter()
-        cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
-        mass = MassMeter(maps.lab, self.fg.ref, labels, self._owner_colours)
-        counts, off = self.counter.count(labels, occ.mask, cam, occ.spaces, mass)
+        if labels is None:
+            visible = [i for i in range(len(self.layout.spaces)) if i not in occ.spaces]
+            counts, off = self._classify(corrected, maps, visible), []
+        else:
+            cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
+            mass = MassMeter(maps.lab, self.fg.ref, labels, self._owner_colours)
+            counts, off = self.counter.count(labels, occ.mask, cam, occ.spaces, mass)
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
             if i in occ.spaces:

@@ -97,8 +97,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--tags", help="marker mode: tag map JSON; default: the demo set")
     e.add_argument("--json", action="store_true", help="print the metrics as JSON (no progress)")
     e.add_argument("--limit", type=int, help="read only the first N frames (by name)")
-    e.add_argument("--reader", choices=("table", "legacy"), default="table",
-                   help="colour mode: table = the reader that learns the table (default); legacy = the former BoardReader")
+    e.add_argument("--reader", choices=("learned", "table", "legacy"), default="learned",
+                   help="colour mode: learned = the reader that learns the table, each space read by the learned "
+                        "classifier (vision/models/space_classifier; default); table = the same reader counting colour "
+                        "blobs instead; legacy = the former BoardReader")
     e.add_argument("--dump", metavar="DIR", help="write each wrong frame with its wrong spaces outlined here")
     e.set_defaults(func=cmd_eval)
 

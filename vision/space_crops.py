@@ -1,0 +1,110 @@
+"""Space crops for the learned per-space classifier: what the network sees of one space.
+
+Every crop is a square of the rectified board centred on the space (the reader already maps the
+frame to board millimetres), wide enough for a tall piece seen obliquely, resampled to a fixed
+size in pixels. Its channels, each scaled to about [0, 1]:
+
+* the light-corrected frame (BGR): what is on the space now;
+* the table's empty board (BGR, ``TableModel.reference``): what the print looks like there, so
+  the network judges the difference and board artwork it never saw is no piece;
+* how far the pixel's colour lies outside the empty board's there, in multiples of the noise
+  measured in this frame (``ForegroundMaps.chroma`` over the piece threshold, capped at 2);
+* per owner (``ColourClassifier.owners`` order, e.g. 5 players + neutral), how well that owner's
+  colours **learned from this table's enrolment photo** explain each pixel: the per-table
+  adaptation, so a violet that leans blue on this table is read against this table's violet.
+
+The same function cuts the crops for training (``tools/train_space_classifier``) and for
+reading, so the two never drift apart. No torch here: only numpy and OpenCV.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from vision.colour_classes import ColourClassifier
+from vision.foreground import MIN_PIECE_CHROMA, PIECE_SIGMAS, Foreground, ForegroundMaps
+
+if TYPE_CHECKING:
+    from vision.layout import SpaceShape
+
+
+@dataclass(frozen=True)
+class CropSpec:
+    """One space kind's crop: ``size_mm`` of board around the space's centre, as ``px`` pixels."""
+
+    size_mm: float
+    px: int
+
+    def to_json(self) -> dict[str, float]:
+        return {"size_mm": self.size_mm, "px": self.px}
+
+
+def channels(n_owners: int) -> int:
+    return 7 + n_owners
+
+
+def evidence_map(maps: ForegroundMaps) -> np.ndarray:
+    """Colour difference from the empty board in units of this frame's piece threshold."""
+    t = max(MIN_PIECE_CHROMA, PIECE_SIGMAS * maps.noise)
+    return np.minimum(maps.chroma * (1.0 / t), 2.0).astype(np.float32) * 127.5
+
+
+def crop_spaces(corrected: np.ndarray, reference: np.ndarray, lab: np.ndarray, evidence: np.ndarray,
+                colours: ColourClassifier,
+                centres_px: np.ndarray, spec: CropSpec, px_per_mm: float,
+                origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """Crops of the spaces centred at ``centres_px`` (board pixels, (n, 2)) as a float32 blob
+    (n, channels, px, px) for ``cv2.dnn``. ``corrected`` and ``lab`` (the frame, light-corrected,
+    and its Lab from ``Foreground``) may be a part of the board starting at ``origin`` (x0, y0);
+    ``reference`` is the whole empty board; ``evidence`` from ``evidence_map``, like ``lab``.
+    Beyond the board's edge, the edge is repeated."""
+    n = len(centres_px)
+    k = len(colours.owners)
+    out = np.empty((n, channels(k), spec.px, spec.px), np.float32)
+    side = spec.size_mm * px_per_mm
+    scale = spec.px / side
+    ox, oy = origin
+    for i, (cx, cy) in enumerate(np.asarray(centres_px, np.float64)):
+        # board px -> crop px: centre at the crop's centre, scaled to spec.px
+        M = np.array([[scale, 0.0, spec.px / 2 - scale * cx], [0.0, scale, spec.px / 2 - scale * cy]])
+        Ml = M.copy()
+        Ml[:, 2] += scale * np.array([ox, oy])  # the part's own coordinates
+        flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        cur = cv2.warpAffine(corrected, Ml, (spec.px, spec.px), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        ref = cv2.warpAffine(reference, M, (spec.px, spec.px), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        lab_c = cv2.warpAffine(lab, Ml, (spec.px, spec.px), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
+        ev = cv2.warpAffine(evidence, Ml, (spec.px, spec.px), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        aff = colours.affinity(lab_c)
+        out[i, 0:3] = cur.transpose(2, 0, 1)
+        out[i, 3:6] = ref.transpose(2, 0, 1)
+        out[i, 6] = ev
+        out[i, 7:] = aff.transpose(2, 0, 1)
+    out *= 1.0 / 255.0
+    return out
+
+
+def frame_lab(corrected: np.ndarray) -> np.ndarray:
+    """The Lab image the colour affinities are looked up in (as the reader's foreground uses)."""
+    return Foreground.lab_of(corrected)
+
+
+def crops_by_kind(layout_spaces: Sequence["SpaceShape"], indices: Iterable[int], specs: Mapping[str, CropSpec],
+                  corrected: np.ndarray, reference: np.ndarray, lab: np.ndarray, evidence: np.ndarray,
+                  colours: ColourClassifier, px_per_mm: float, origin: tuple[int, int] = (0, 0)) -> dict[str, tuple[list[int], np.ndarray]]:
+    """The crops of the spaces ``indices`` (into ``layout_spaces``), grouped by space kind (one
+    network each): kind -> (space indices, blob). Kinds without a crop spec are left out."""
+    by_kind: dict[str, list[int]] = {}
+    for i in indices:
+        kind = layout_spaces[i].kind
+        if kind in specs:
+            by_kind.setdefault(kind, []).append(int(i))
+    out = {}
+    for kind, idx in by_kind.items():
+        centres = np.array([layout_spaces[i].centre for i in idx], np.float64) * px_per_mm
+        out[kind] = (idx, crop_spaces(corrected, reference, lab, evidence, colours, centres, specs[kind], px_per_mm,
+                                      origin))
+    return out
