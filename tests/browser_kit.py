@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -41,3 +42,21 @@ def release() -> None:
         _shared["browser"].close()
         _shared["playwright"].stop()
         _shared.update(playwright=None, browser=None)
+
+
+@contextmanager
+def watched_page(browser: Any, *, viewport: dict[str, int], locale: str) -> Iterator[Any]:
+    """A fresh context and page; page errors and console errors fail the test on the way out, except the
+    ones a test names in ``page.expected_errors``. Dialogs are accepted."""
+    context = browser.new_context(viewport=viewport, locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    page.on("console", lambda msg: errors.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.errors = errors  # type: ignore[attr-defined]
+    yield page
+    context.close()
+    expected = getattr(page, "expected_errors", ())
+    unexpected = [e for e in errors if not any(x in e for x in expected)]
+    assert not unexpected, "browser errors:\n" + "\n".join(unexpected)

@@ -112,15 +112,7 @@ def page_locale() -> str:
 @pytest.fixture
 def browser_page(chromium: Any, page_locale: str) -> Iterator[Any]:
     """A fresh context (cookies, language) per test; console errors fail the test."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, locale=page_locale)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    page.on("console", lambda msg: errors.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None)
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.errors = errors  # type: ignore[attr-defined]
-    yield page
-    context.close()
-    expected = getattr(page, "expected_errors", ())
-    unexpected = [e for e in errors if not any(x in e for x in expected)]
-    assert not unexpected, "browser errors:\n" + "\n".join(unexpected)
+    import browser_kit
+
+    with browser_kit.watched_page(chromium, viewport={"width": 1280, "height": 800}, locale=page_locale) as page:
+        yield page
