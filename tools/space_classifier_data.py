@@ -210,7 +210,7 @@ def rendered_tables(layout: Layout, tables: int, frames_per_table: int, seed: in
             board = random_board(lay, rng, occupancy=float(rng.uniform(0.3, 0.8)))
             r = render(lay, board, c, texture=tex)
             frames.append((_jpeg(camera_effects(r.image, rng, k1, gamma, False), q), _truth(board, r.truth.occluded)))
-        yield f"r{t}", TableReader(lay, model), frames
+        yield f"r{t}", TableReader(lay, model, classifier=None), frames  # crops only: no classifier
 
 
 # ------------------------------------------------------------------ a frame set on disk
@@ -239,7 +239,7 @@ def load_frame_set(root: str | Path, layout: Layout, tables: set[str] | None = N
         except (NotRegistered, CalibrationError):
             yield t, None, []
             continue
-        yield t, TableReader(layout, model), [(read_image(enrol), etruth)] + [(read_image(f.image), f.truth) for f in frames]
+        yield t, TableReader(layout, model, classifier=None), [(read_image(enrol), etruth)] + [(read_image(f.image), f.truth) for f in frames]
 
 
 def collect(source: Iterator, heads: dict[str, Head], specs: dict[str, CropSpec], tag: int,

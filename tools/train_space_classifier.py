@@ -38,44 +38,84 @@ def log(msg: str) -> None:
 
 
 # ------------------------------------------------------------------ data
+def _cached(path: Path, key: dict, build) -> dict:
+    """``build()``'s arrays, kept in ``path`` and reused while the arguments (``key``) are the same."""
+    if path.is_file():
+        with np.load(path, allow_pickle=False) as z:
+            if "key" in z.files and json.loads(str(z["key"])) == key:
+                log(f"data from {path}")
+                return {k: z[k] for k in z.files if k != "key"}
+    out = build()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, key=json.dumps(key), **out)
+    return out
+
+
+def photoreal_sets(spec: str) -> list[str]:
+    """``--photoreal``: comma-separated tuning splits (paths relative to the repository)."""
+    return [s.strip() for s in spec.split(",") if s.strip()]
+
+
+def is_val_table(set_index: int, set_path: str, table: str, val: set[str]) -> bool:
+    """``--val-photoreal`` names tables as ``t01`` (of the first set) or ``SET#t01``."""
+    return f"{set_path}#{table}" in val or (set_index == 0 and table in val)
+
+
 def build_data(args: argparse.Namespace) -> dict:
-    """Crops and targets per space kind and split, cached in ``args.cache`` (same arguments: reused)."""
+    """Crops and targets per space kind and split. The rendered tables (slow to make) and the
+    photoreal sets are cached apart (``args.cache`` and its ``-photoreal`` twin), so adding a
+    photoreal set does not render everything again."""
     from vision.layout import load_layout
     from vision.space_classifier import heads_for
     from vision.space_crops import CropSpec
     from tools.space_classifier_data import collect, load_frame_set, rendered_tables, stack
 
-    key = {k: getattr(args, k) for k in ("board", "tables", "frames_per_table", "seed", "photoreal", "val_photoreal",
-                                         "val_tables", "keep_empty")}
-    cache = Path(args.cache)
-    if cache.is_file():
-        with np.load(cache, allow_pickle=False) as z:
-            if json.loads(str(z["key"])) == key:
-                log(f"data from {cache}")
-                return {k: z[k] for k in z.files if k != "key"}
     layout = load_layout(args.board)
     heads = heads_for(layout)
     specs = {k: CropSpec(*SPECS[k]) for k in heads}
-    log(f"rendering {args.tables} randomised tables x {args.frames_per_table} frames ...")
-    rendered = collect(rendered_tables(layout, args.tables, args.frames_per_table, args.seed), heads, specs, RENDER,
-                       log, keep_empty=args.keep_empty, seed=args.seed)
-    names = sorted(rendered, key=lambda t: int(t[1:]))
-    val_r = set(names[len(names) - args.val_tables:])
-    photo = collect(load_frame_set(ROOT / args.photoreal, layout), heads, specs, PHOTOREAL, log) if args.photoreal else {}
-    val_p = set(args.val_photoreal.split(",")) if args.val_photoreal else set()
+    cache = Path(args.cache)
+
+    def render_part() -> dict:
+        log(f"rendering {args.tables} randomised tables x {args.frames_per_table} frames ...")
+        rendered = collect(rendered_tables(layout, args.tables, args.frames_per_table, args.seed), heads, specs,
+                           RENDER, log, keep_empty=args.keep_empty, seed=args.seed)
+        names = sorted(rendered, key=lambda t: int(t[1:]))
+        val_r = set(names[len(names) - args.val_tables:])
+        out = {}
+        for kind in heads:
+            for split, keep in (("train_render", lambda t: t not in val_r), ("val_render", lambda t: t in val_r)):
+                x, y = stack([rendered[t] for t in names if keep(t)], kind)
+                out[f"{kind}/{split}/x"], out[f"{kind}/{split}/y"] = x, y
+                log(f"{kind} {split}: {len(x)} crops")
+        return out
+
+    def photo_part() -> dict:
+        val = set(args.val_photoreal.split(",")) if args.val_photoreal else set()
+        train: list = []
+        held: list = []
+        for i, path in enumerate(photoreal_sets(args.photoreal)):
+            for t, samples in collect(load_frame_set(ROOT / path, layout), heads, specs, PHOTOREAL, log).items():
+                (held if is_val_table(i, path, t, val) else train).append(samples)
+        out = {}
+        for kind in heads:
+            for split, parts in (("train_photo", train), ("val_photo", held)):
+                x, y = stack(parts, kind)
+                out[f"{kind}/{split}/x"], out[f"{kind}/{split}/y"] = x, y
+                log(f"{kind} {split}: {len(x)} crops")
+        return out
+
+    rkey = {k: getattr(args, k) for k in ("board", "tables", "frames_per_table", "seed", "val_tables", "keep_empty")}
+    pkey = {k: getattr(args, k) for k in ("board", "photoreal", "val_photoreal")}
+    data = {**_cached(cache, rkey, render_part),
+            **_cached(cache.with_name(cache.stem + "-photoreal.npz"), pkey, photo_part)}
     out = {}
     for kind in heads:
-        parts = {
-            "train": [rendered[t] for t in names if t not in val_r] + [photo[t] for t in photo if t not in val_p],
-            "val_render": [rendered[t] for t in val_r],
-            "val_photo": [photo[t] for t in photo if t in val_p],
-        }
-        for split, p in parts.items():
-            x, y = stack(p, kind)
-            out[f"{kind}/{split}/x"], out[f"{kind}/{split}/y"] = x, y
-            log(f"{kind} {split}: {len(x)} crops")
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(cache, key=json.dumps(key), **out)
+        parts = [data[f"{kind}/{s}/x"] for s in ("train_render", "train_photo") if len(data[f"{kind}/{s}/x"])]
+        out[f"{kind}/train/x"] = np.concatenate(parts) if parts else data[f"{kind}/train_render/x"]
+        parts = [data[f"{kind}/{s}/y"] for s in ("train_render", "train_photo") if len(data[f"{kind}/{s}/y"])]
+        out[f"{kind}/train/y"] = np.concatenate(parts) if parts else data[f"{kind}/train_render/y"]
+        for split in ("val_render", "val_photo"):
+            out[f"{kind}/{split}/x"], out[f"{kind}/{split}/y"] = data[f"{kind}/{split}/x"], data[f"{kind}/{split}/y"]
     return out
 
 
@@ -212,8 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", type=int, default=60, help="randomised rendered tables")
     ap.add_argument("--frames-per-table", type=int, default=20)
     ap.add_argument("--val-tables", type=int, default=8, help="rendered tables held back for model selection")
-    ap.add_argument("--photoreal", default="evalsets/photoreal-china-a/tune", help="a tuning split ('' for none)")
-    ap.add_argument("--val-photoreal", default="t01", help="its tables held back for model selection")
+    ap.add_argument("--photoreal", default="evalsets/photoreal-china-a/tune", help="tuning split(s), comma-separated ('' for none)")
+    ap.add_argument("--val-photoreal", default="t01", help="tables held back for model selection: t01 (first set) or SET#t01")
     ap.add_argument("--keep-empty", type=float, default=0.4, help="share of empty rendered spaces kept")
     ap.add_argument("--site-steps", type=int, default=2400, help="training steps (batches) of the site network")
     ap.add_argument("--dragon-steps", type=int, default=4500, help="... and of the dragon network")
@@ -229,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="train only this space kind's network, keeping the others in --out")
     args = ap.parse_args(argv)
     args.steps = {"site": args.site_steps, "dragon": args.dragon_steps}
-    if "heldout" in Path(args.photoreal).parts:
+    if any("heldout" in Path(p).parts for p in photoreal_sets(args.photoreal)):
         raise SystemExit("the held-out split is never used for training")
     data = build_data(args)
     if args.data_only:

@@ -10,6 +10,7 @@ cut by ``space_crops``); everything before it, the hand test included, is the sa
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from typing import Callable
@@ -31,6 +32,8 @@ from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, Regist
 from vision.space_classifier import ClassifierError, SpaceClassifier, committed_classifier
 from vision.space_crops import crops_by_kind, evidence_map
 from vision.structure import PrintWatcher
+
+log = logging.getLogger(__name__)
 
 PARTIAL_REACH_MM = 30.0  # spaces this close to a change are read again (a leaning piece, a shadow)
 PARTIAL_MARGIN_MM = 25.0  # the crop around them: whole pieces, with their fringe
@@ -80,10 +83,17 @@ class TableReader:
         # the learned step: a CNN per space kind reads each visible space instead of counting
         # colour blobs (registration, light, hands stay as they are). "committed": the model in
         # vision/models (colour counting, with a warning, when it cannot be used); None: counting
-        if classifier == "committed":
+        committed = classifier == "committed"
+        if committed:
             classifier = committed_classifier(layout)
         elif isinstance(classifier, str):
             raise ValueError(f"classifier must be a SpaceClassifier, None or 'committed', not {classifier!r}")
+        if committed and classifier is not None:
+            try:  # a layout with the same id but other pieces (a user's capture): count instead
+                classifier.check(layout)
+            except ClassifierError as exc:
+                log.warning("learned space classifier not used for this layout, reading by colour counting: %s", exc)
+                classifier = None
         self.classifier = classifier
         if classifier is not None:
             classifier.check(layout)

@@ -180,3 +180,17 @@ def test_without_its_model_the_reader_counts_and_says_so(china_layout, table, tm
         reader = TableReader(china_layout, table)
     assert reader.classifier is None
     assert "reading by colour counting" in caplog.text and "no space classifier model at" in caplog.text
+
+
+def test_a_same_named_layout_with_other_pieces_is_counted_not_refused(china_layout, table, caplog):
+    """A user's own copy can keep the board's id with pieces of other sizes (two houses then fit a
+    site): the committed model does not fit it, so the reader counts, with a warning, instead of failing."""
+    pieces = dict(china_layout.pieces)
+    pieces["house"] = dataclasses.replace(pieces["house"], size=tuple(v * 0.6 for v in pieces["house"].size))
+    other = dataclasses.replace(china_layout, pieces=pieces)
+    with pytest.raises(ClassifierError):
+        heads_for(other)
+    with caplog.at_level("WARNING", logger="vision.table_reader"):
+        reader = TableReader(other, table)
+    assert reader.classifier is None
+    assert "reading by colour counting" in caplog.text
