@@ -19,7 +19,7 @@ import time
 from scorer.core.registry import available_ids, get_game
 
 PLAYERS = {"china": 4, "great_wall": 4, "cheops": 4, "ming": 4, "zhang_yi": 2}
-FINAL_SCORING = {"china": ("scorer.games.china.engine", "final_scoring"), "cheops": ("scorer.games.cheops.engine", "final_scoring"), "ming": ("scorer.games.ming.engine", "final_scoring"), "zhang_yi": ("scorer.games.zhang_yi.engine", "final_scoring")}
+FINAL_SCORING = {"china": ("scorer.games.china.engine", "final_scoring"), "cheops": ("scorer.games.cheops.reporting", "final_scoring"), "ming": ("scorer.games.ming.engine", "final_scoring"), "zhang_yi": ("scorer.games.zhang_yi.engine", "final_scoring")}
 FINAL_SCORING["great_wall"] = ("scorer.games.great_wall.engine", "final_scoring")
 
 

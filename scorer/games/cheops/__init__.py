@@ -2,7 +2,7 @@
 
 from scorer.core.registry import register, register_board_kit
 from scorer.games.cheops.boardkit import KIT as BOARD_KIT
-from scorer.games.cheops.engine import GAME, CheopsGame
+from scorer.games.cheops.game import GAME, CheopsGame
 from scorer.games.cheops.moves import BuyNeighbour, Draw, Pass, PlaceTile, Take, Turn, UseLaw10, UseLaw11, UseLaw12
 
 register(GAME)

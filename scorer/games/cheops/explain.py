@@ -16,17 +16,14 @@ Readings are ranked by cost: 10 per violation plus 1 per unexplained piece.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from scorer.core.game import Explanation
 from scorer.core.types import Board, BoardDiff, Message, Piece, SpaceId, Violation
 from scorer.games.cheops import rules
 from scorer.games.cheops.data import SPACE_INDEX
+from scorer.games.cheops.engine import CheopsEngine
 from scorer.games.cheops.moves import BuyNeighbour, PlaceTile, Step, Take, Turn, UseLaw10, UseLaw11, UseLaw12
 from scorer.games.cheops.state import LAW9_PRICE, LAW_BASE, LAW_HIDDEN, CheopsState, is_treasure
-
-if TYPE_CHECKING:
-    from scorer.games.cheops.engine import CheopsGame
 
 NEUTRAL = "neutral"
 PARTIAL_OK = ("turn.no_step_b",)
@@ -43,7 +40,7 @@ def normalise(sensed: Board) -> Board:
     return Board.from_counts(cells)
 
 
-def explain(game: "CheopsGame", state: CheopsState, sensed: Board) -> tuple[Explanation[Turn], ...]:
+def explain(game: CheopsEngine, state: CheopsState, sensed: Board) -> tuple[Explanation[Turn], ...]:
     expected = game.visible_board(state)
     diff = expected.diff(normalise(sensed))
     if not diff:

@@ -14,7 +14,8 @@ from scorer.core.game import SetupOptions
 from scorer.core.types import SpaceId
 from scorer.games.cheops import rules
 from scorer.games.cheops.data import FACES, SPACES
-from scorer.games.cheops.engine import GAME, _law_steps, take_options
+from scorer.games.cheops.engine import _law_steps, take_options
+from scorer.games.cheops.game import GAME
 from scorer.games.cheops.moves import BuyNeighbour, Draw, Pass, PlaceTile, Step, Turn, UseLaw11
 from scorer.games.cheops.state import HAND_SIZE, NEIGHBOUR_PRICE, CheopsState
 

@@ -2,7 +2,7 @@
 
 from scorer.core.registry import register, register_board_kit
 from scorer.games.china.boardkit import KIT as BOARD_KIT
-from scorer.games.china.engine import GAME, ChinaGame
+from scorer.games.china.game import GAME, ChinaGame
 from scorer.games.china.moves import DeclarePileExhausted, Exchange, Place, Placement
 
 register(GAME)

@@ -1,37 +1,30 @@
-"""The China engine: ``scorer.core.Game`` for Der Kaiser von China (rules/china.md)."""
+"""The China rules engine: ``scorer.core.Game`` for Der Kaiser von China (rules/china.md), all but
+``explain`` (the reading of sensed boards, added in ``game.py``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import combinations, permutations, product
+from itertools import combinations, product
 from typing import Any, Iterator, Mapping
 
-from scorer.core.game import Explanation, Game, SetupOptions, TurnInfo, check_players_and_variants
+from scorer.core.game import Game, SetupOptions, TurnInfo
 from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, Unchecked, winners_from
-from scorer.core.types import Board, BoardDiff, InvalidRecord, Message, Piece, SpaceId, Violation, player_label
+from scorer.core.types import Board, Message, Piece, SpaceId, Violation, player_label
 from scorer.games.china import cards as cardlib
 from scorer.games.china import moves as mv
 from scorer.games.china import rules, scoring
-from scorer.games.china.board import CARD_COLOURS, ChinaBoard, default_board_for, load_board
+from scorer.games.china.board import ChinaBoard
 from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, DeclarePileExhausted, Exchange, Pass, Place, Placement
-from scorer.games.china.state import (
-    CATEGORIES,
-    EMISSARIES_PER_PLAYER,
-    EMPTY,
-    FORTRESSES_PER_PLAYER,
-    HOUSES_PER_PLAYER,
-    ChinaRules,
-    ChinaState,
-    Effect,
-    evolve,
-)
+from scorer.games.china.setup import initial_state, setup_schema
+from scorer.games.china.state import CATEGORIES, ChinaState, Effect, evolve
 
 NEUTRAL_FORTRESS = Piece("neutral", FORTRESS)
-CHINA_COLOURS = ("blue", "green", "violet", "red", "yellow")
 LAP = 50  # the score track: a point card per lap (display only)
 
 
-class ChinaGame(Game[ChinaState, ChinaMove]):
+class ChinaEngine(Game[ChinaState, ChinaMove]):
+    """China's rules; ``explain`` stays abstract here (``ChinaGame`` in game.py adds it)."""
+
     id = "china"
     name = Message.t('china.engine.der_kaiser_von_china_china')
     min_players = 3
@@ -39,43 +32,7 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
 
     # -- set-up -----------------------------------------------------------------------------
     def setup(self, options: SetupOptions) -> ChinaState:
-        players = check_players_and_variants(
-            options, label="China", min_players=self.min_players, max_players=self.max_players,
-            colours=CHINA_COLOURS, colour_noun="China player colour", variants=ChinaRules.VARIANTS,
-        )
-        board = options.board if isinstance(options.board, ChinaBoard) else load_board(options.board or default_board_for(len(players)))
-        if len(players) not in board.player_counts:
-            raise InvalidRecord(
-                f"board {board.id} is for {'/'.join(map(str, board.player_counts))} players, not {len(players)}", where="setup.board"
-            )
-        mode = options.get("cards", "untracked")
-        if mode not in ("tracked", "untracked"):
-            raise InvalidRecord("cards must be 'tracked' or 'untracked'", where="setup.cards")
-        track = mode == "tracked"
-        deck = options.get("deck")
-        if track and options.seed is None and deck is None:
-            raise InvalidRecord("tracked cards need a seed or an explicit deck order", where="setup.seed")
-        rules_ = ChinaRules(
-            fortress="fortress" in options.variants,
-            bare_fortress_occupies="bare_fortress_occupies" in options.variants,
-            fortress_house_in_empty="fortress_house_in_empty" in options.variants,
-            track_cards=track,
-        )
-        n = len(players)
-        return ChinaState(
-            board=board,
-            players=players,
-            rules=rules_,
-            site_owner=(EMPTY,) * len(board.sites),
-            site_fortress=(False,) * len(board.sites),
-            emissaries=((0,) * n,) * len(board.provinces),
-            scored=(False,) * len(board.provinces),
-            houses_left=(HOUSES_PER_PLAYER,) * n,
-            emissaries_left=(EMISSARIES_PER_PLAYER,) * n,
-            fortresses_left=(FORTRESSES_PER_PLAYER if rules_.fortress else 0,) * n,
-            points=((0, 0, 0),) * n,
-            cards=cardlib.CardState.deal(n, options.seed if options.seed is not None else 0, deck) if track else None,
-        )
+        return initial_state(options, self.min_players, self.max_players)
 
     def turn(self, state: ChinaState) -> TurnInfo:
         if state.finished is not None:
@@ -280,11 +237,6 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
                     cells.setdefault(board.provinces[pi].dragon, {})[Piece(state.players[i], EMISSARY)] = k
         return Board.from_counts(cells)
 
-    def explain(self, state: ChinaState, sensed: Board) -> tuple[Explanation[ChinaMove], ...]:
-        from scorer.games.china.explain import explain
-
-        return explain(self, state, sensed)
-
     # -- records ---------------------------------------------------------------------------
     def move_from_json(self, data: Mapping[str, Any]) -> ChinaMove:
         return mv.move_from_json(data)
@@ -296,20 +248,7 @@ class ChinaGame(Game[ChinaState, ChinaMove]):
         return mv.MOVE_SCHEMA
 
     def setup_schema(self) -> Mapping[str, Any]:
-        return {
-            "type": "object",
-            "required": ["players"],
-            "additionalProperties": False,
-            "properties": {
-                "players": {"type": "array", "minItems": 3, "maxItems": 5, "uniqueItems": True,
-                            "items": {"enum": list(CHINA_COLOURS)}},
-                "board": {"type": "string", "description": "shipped board id (china-a, china-b) or a board file path"},
-                "variants": {"type": "array", "items": {"enum": list(ChinaRules.VARIANTS)}, "uniqueItems": True},
-                "seed": {"type": "integer"},
-                "cards": {"enum": ["tracked", "untracked"]},
-                "deck": {"type": "array", "items": {"enum": list(CARD_COLOURS)}},
-            },
-        }
+        return setup_schema()
 
     def describe_move(self, move: ChinaMove) -> Message:
         if isinstance(move, Place):
@@ -489,6 +428,3 @@ def draw_options(state: ChinaState, played: tuple[str, ...]) -> list[tuple[str, 
         if out:
             break
     return out
-
-
-GAME = ChinaGame()

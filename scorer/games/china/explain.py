@@ -9,20 +9,17 @@ noise to wait out, or an illegal change to flag.
 from __future__ import annotations
 
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING
 
 from scorer.core.game import Explanation
 from scorer.core.types import Board, BoardDiff, Message, Piece, SpaceId, Violation
+from scorer.games.china.engine import ChinaEngine
 from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, Place, Placement
 from scorer.games.china.state import ChinaState
-
-if TYPE_CHECKING:
-    from scorer.games.china.engine import ChinaGame
 
 CARD_RULES = ("cards.",)
 
 
-def explain(game: "ChinaGame", state: ChinaState, sensed: Board) -> tuple[Explanation[ChinaMove], ...]:
+def explain(game: ChinaEngine, state: ChinaState, sensed: Board) -> tuple[Explanation[ChinaMove], ...]:
     expected = game.visible_board(state)
     diff = expected.diff(sensed)
     if not diff:

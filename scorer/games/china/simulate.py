@@ -12,7 +12,8 @@ from typing import Any
 
 from scorer.core.game import SetupOptions
 from scorer.games.china import cards as cardlib
-from scorer.games.china.engine import GAME, payment_options
+from scorer.games.china.engine import payment_options
+from scorer.games.china.game import GAME
 from scorer.games.china.moves import EMISSARY, FORTRESS, HOUSE, ChinaMove, Exchange, Place, Placement
 from scorer.games.china.state import ChinaState
 

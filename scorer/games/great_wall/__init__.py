@@ -2,7 +2,7 @@
 
 from scorer.core.registry import register, register_board_kit
 from scorer.games.great_wall.boardkit import KIT as BOARD_KIT
-from scorer.games.great_wall.engine import GAME, GreatWallGame
+from scorer.games.great_wall.game import GAME, GreatWallGame
 from scorer.games.great_wall.moves import CardRef, Claim, Draw, Pass, Play, Reveal
 
 register(GAME)

@@ -18,18 +18,15 @@ Anything else is residual: noise to wait out, the table catching up with an auto
 from __future__ import annotations
 
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING
 
 from scorer.core.game import Explanation
 from scorer.core.types import Board, BoardDiff, Message, Piece, SpaceId, Violation
 from scorer.games.great_wall import rules
 from scorer.games.great_wall.data import CAVALRY, DRAGON, KIND_INDEX
+from scorer.games.great_wall.engine import GreatWallEngine
 from scorer.games.great_wall.moves import CardRef, Claim, GreatWallMove, Play, Reveal, section_index, section_space
 from scorer.games.great_wall.state import GreatWallState
 from scorer.games.great_wall.values import BASE_VALUE, covered_set
-
-if TYPE_CHECKING:
-    from scorer.games.great_wall.engine import GreatWallGame
 
 MAX_READINGS = 12
 Triple = tuple[SpaceId, Piece, int]
@@ -44,7 +41,7 @@ def _token_value(piece: Piece) -> int | None:
     return None
 
 
-def explain(game: "GreatWallGame", state: GreatWallState, sensed: Board) -> tuple[Explanation[GreatWallMove], ...]:
+def explain(game: GreatWallEngine, state: GreatWallState, sensed: Board) -> tuple[Explanation[GreatWallMove], ...]:
     expected = game.visible_board(state)
     diff = expected.diff(sensed)
     if not diff:

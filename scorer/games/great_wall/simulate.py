@@ -13,7 +13,8 @@ from typing import Any
 
 from scorer.core.game import SetupOptions
 from scorer.games.great_wall.data import CAVALRY, DRAGON, KINDS
-from scorer.games.great_wall.engine import GAME, _target_sets, own_card_refs
+from scorer.games.great_wall.engine import _target_sets, own_card_refs
+from scorer.games.great_wall.game import GAME
 from scorer.games.great_wall.moves import Claim, Draw, GreatWallMove, Pass, Play, Reveal, section_space
 from scorer.games.great_wall.state import GreatWallState
 

@@ -2,7 +2,7 @@
 
 from scorer.core.registry import register, register_board_kit
 from scorer.games.ming.boardkit import KIT as BOARD_KIT
-from scorer.games.ming.engine import GAME, MingGame
+from scorer.games.ming.game import GAME, MingGame
 from scorer.games.ming.moves import (
     ChooseStartPlayer,
     MovePrince,

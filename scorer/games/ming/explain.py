@@ -14,11 +14,12 @@ come in as declared moves.
 from __future__ import annotations
 
 from collections import Counter, deque
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from scorer.core.game import Explanation
 from scorer.core.types import Board, BoardDiff, Message, SpaceId, Violation
-from scorer.games.ming.engine import effect, visible_board
+from scorer.games.ming.effects import effect
+from scorer.games.ming.engine import MingEngine
 from scorer.games.ming.moves import (
     FAMILY,
     NEUTRAL,
@@ -46,9 +47,7 @@ from scorer.games.ming.state import (
     ST_NEUTRAL_FIRST,
     MingState,
 )
-
-if TYPE_CHECKING:
-    from scorer.games.ming.engine import MingGame
+from scorer.games.ming.visible import visible_board
 
 IGNORED_RULES = ("cards.required",)
 MAX_PATHS = 12
@@ -67,7 +66,7 @@ def classify(space: str) -> tuple[str, str]:
     return "other", space
 
 
-def explain(game: "MingGame", state: MingState, sensed: Board) -> tuple[Explanation[MingMove], ...]:
+def explain(game: MingEngine, state: MingState, sensed: Board) -> tuple[Explanation[MingMove], ...]:
     expected = visible_board(state)
     diff = expected.diff(sensed)
     if not diff:

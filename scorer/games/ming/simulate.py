@@ -15,7 +15,7 @@ from typing import Any
 
 from scorer.core.game import SetupOptions
 from scorer.games.ming.board import MingBoard, load_board
-from scorer.games.ming.engine import GAME
+from scorer.games.ming.game import GAME
 from scorer.games.ming.moves import (
     NEUTRAL,
     ChooseStartPlayer,

@@ -2,7 +2,7 @@
 
 from scorer.core.registry import register, register_board_kit
 from scorer.games.zhang_yi.boardkit import KIT as BOARD_KIT
-from scorer.games.zhang_yi.engine import GAME, ZhangYiGame
+from scorer.games.zhang_yi.game import GAME, ZhangYiGame
 from scorer.games.zhang_yi.moves import (
     Assassinate,
     DrawChit,

@@ -14,22 +14,20 @@ literal reading is kept with its violations, so the referee can say what is wron
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from scorer.core.game import Explanation
 from scorer.core.types import Board, BoardDiff, Message, Piece, SpaceId, Violation
 from scorer.games.zhang_yi.data import ARMY, STATES, TALENT_IDS, TALENT_PREFIX
+from scorer.games.zhang_yi.engine import ZhangYiEngine
 from scorer.games.zhang_yi.moves import Assassinate, March, PlaceTalent, Recruit, Retreat, ZhangYiMove
 from scorer.games.zhang_yi.rules import awaiting_text
 from scorer.games.zhang_yi.state import A_ASSASSIN, A_MOVE, A_RECRUIT, A_RETREAT, A_TALENT_PLACE, ZhangYiState
 
-if TYPE_CHECKING:
-    from scorer.games.zhang_yi.engine import ZhangYiGame
-
 MAX_READINGS = 8
 
 
-def explain(game: "ZhangYiGame", state: ZhangYiState, sensed: Board) -> tuple[Explanation[ZhangYiMove], ...]:
+def explain(game: ZhangYiEngine, state: ZhangYiState, sensed: Board) -> tuple[Explanation[ZhangYiMove], ...]:
     expected = game.visible_board(state)
     diff = expected.diff(sensed)
     if not diff:
@@ -65,7 +63,7 @@ def explain(game: "ZhangYiGame", state: ZhangYiState, sensed: Board) -> tuple[Ex
     return tuple(readings[:MAX_READINGS])
 
 
-def _evaluate(game: "ZhangYiGame", state: ZhangYiState, move: ZhangYiMove, sensed: Board, expected: Board) -> Explanation[ZhangYiMove]:
+def _evaluate(game: ZhangYiEngine, state: ZhangYiState, move: ZhangYiMove, sensed: Board, expected: Board) -> Explanation[ZhangYiMove]:
     found = game.violations(state, move)
     if not found:
         after = game.visible_board(game.apply_unchecked(state, move))

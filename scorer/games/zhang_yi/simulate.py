@@ -15,7 +15,7 @@ from typing import Any
 
 from scorer.core.game import SetupOptions
 from scorer.games.zhang_yi.data import STATES, TALENT_IDS
-from scorer.games.zhang_yi.engine import GAME
+from scorer.games.zhang_yi.game import GAME
 from scorer.games.zhang_yi.flow import assassin_targets
 from scorer.games.zhang_yi.moves import (
     Assassinate,

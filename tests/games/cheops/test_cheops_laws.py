@@ -11,7 +11,8 @@ from cheops_helpers import fresh, position, rules_broken
 from scorer.core.results import Termination
 from scorer.games.cheops import GAME, BuyNeighbour, Draw, Pass, PlaceTile, Take, Turn, UseLaw10, UseLaw11, UseLaw12, rules
 from scorer.games.cheops.data import SPACE_INDEX, SPACES
-from scorer.games.cheops.engine import final_scoring, take_options
+from scorer.games.cheops.engine import take_options
+from scorer.games.cheops.reporting import final_scoring
 from scorer.games.cheops.rules import placeable_spaces
 from scorer.games.cheops.state import LAW_HIDDEN, NEIGHBOUR_TILE
 

@@ -15,7 +15,7 @@ from scorer.core.game import SetupOptions
 from scorer.core.results import Termination
 from scorer.games.cheops import GAME, Pass, PlaceTile
 from scorer.games.cheops.data import ADJACENT, SPACES, TILES_PER_FACE, Number, Pair, PriceTable, Times
-from scorer.games.cheops.engine import final_scoring
+from scorer.games.cheops.reporting import final_scoring
 from scorer.games.cheops.simulate import random_game, random_move
 from scorer.games.cheops.state import EMPTY, LAW_BASE, NEIGHBOUR_TILE, NO_TILE, is_law
 from scorer.records import parse_record, replay, to_record

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scorer.core import i18n
 from scorer.games.cheops.data import FACES, _shipped_board, face_label, face_name
-from scorer.games.cheops.engine import GAME
+from scorer.games.cheops.game import GAME
 from scorer.games.cheops.moves import Draw, Pass, PlaceTile, Take, Turn
 
 

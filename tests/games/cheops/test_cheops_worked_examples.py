@@ -10,7 +10,7 @@ from scorer.core.types import Piece
 from scorer.games.cheops.data import SPACE_INDEX
 from scorer.core.types import IllegalMove
 from scorer.games.cheops import GAME, BuyNeighbour, Pass, PlaceTile, Take, Turn, UseLaw10
-from scorer.games.cheops.engine import final_scoring
+from scorer.games.cheops.reporting import final_scoring
 
 SELL, KEEP = Take(sell=True), Take(sell=False)
 

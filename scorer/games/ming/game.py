@@ -1,0 +1,22 @@
+"""``MingGame``: the Ming rules (engine.py) with the reading of sensed boards (explain.py), and ``GAME``."""
+
+from __future__ import annotations
+
+from scorer.core.game import Explanation
+from scorer.core.types import Board
+from scorer.games.ming.engine import MingEngine
+from scorer.games.ming.explain import explain
+from scorer.games.ming.moves import MingMove
+from scorer.games.ming.state import MingState
+
+
+class MingGame(MingEngine):
+    """Kept apart from ``MingEngine`` so the rules do not depend on sensing: only this class knows explain.py."""
+
+    def explain(self, state: MingState, sensed: Board) -> tuple[Explanation[MingMove], ...]:
+        return explain(self, state, sensed)
+
+
+GAME = MingGame()
+
+__all__ = ["GAME", "MingGame"]
