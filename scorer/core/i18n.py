@@ -14,13 +14,18 @@ The engine folder's files decide which languages exist (English first, it is the
 required). A language that ``derive``\\ s from another gets every text of that language converted by
 the named converter (OpenCC's ``s2twp`` profile: Taiwan standard with Taiwan phrasing), with the
 glossary's game terms fixed before conversion so the rulebooks' words win; explicit entries in the file
-win over both. Derivation runs once per process, at first use. docs/i18n.md is the translators' guide.
+win over both. Derivation runs once per text and process, at first use; the converter (about 40 MB)
+is loaded for it and dropped a second after its last use (``CONVERTER_IDLE_SECONDS``). docs/i18n.md is
+the translators' guide.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import re
+import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -60,7 +65,7 @@ def add_catalogue_folder(package: str, folder: str | Path) -> None:
 
 
 def reset_caches() -> None:
-    for fn in (_tags, languages, catalogue, _locale, normalise, _read):
+    for fn in (_tags, languages, catalogue, _locale, normalise, _read, derive):
         fn.cache_clear()
 
 
@@ -132,8 +137,14 @@ def language(tag: str) -> Language:
 
 # -- conversion ------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def _converter(name: str) -> Callable[[str], str]:
+CONVERTER_IDLE_SECONDS = 1.0
+"""How long a loaded converter stays after its last use. OpenCC's ``s2twp`` dictionaries take about
+40 MB resident (the Pi's whole service is meant to stay under 150 MB) and load in 0.2 s here. Conversions
+come in bursts (the catalogues at start-up, a new game's data texts) and ``derive`` remembers each
+text, so a converter is loaded for a burst and dropped after it."""
+
+
+def _load_converter(name: str) -> Callable[[str], str]:
     kind, _, profile = name.partition(":")
     if kind != "opencc" or not profile:
         raise CatalogueError(f"unknown converter {name!r} (known: opencc:<profile>)")
@@ -142,15 +153,66 @@ def _converter(name: str) -> Callable[[str], str]:
     return opencc.OpenCC(profile).convert
 
 
+class _Converters:
+    """The converters by name: each loaded on first use, all dropped ``idle`` seconds after the last
+    use (a timer thread checks), their memory given back to the system."""
+
+    def __init__(self, idle: float) -> None:
+        self.idle = idle
+        self._lock = threading.Lock()
+        self._loaded: dict[str, Callable[[str], str]] = {}
+        self._last_use = 0.0
+        self._timer: threading.Timer | None = None
+
+    def convert(self, name: str, text: str) -> str:
+        with self._lock:
+            fn = self._loaded.get(name)
+            if fn is None:
+                fn = self._loaded[name] = _load_converter(name)
+            self._last_use = time.monotonic()
+            if self._timer is None:
+                self._expire_in(self.idle)
+            return fn(text)
+
+    def _expire_in(self, seconds: float) -> None:
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _expire(self) -> None:
+        with self._lock:
+            left = self._last_use + self.idle - time.monotonic()
+            if left > 0:
+                self._expire_in(left)
+                return
+            self._timer = None
+            self._loaded.clear()
+        _give_back_freed_memory()
+
+
+_converters = _Converters(CONVERTER_IDLE_SECONDS)
+
+
+def _give_back_freed_memory() -> None:
+    """glibc keeps freed small blocks in its heap: hand their pages back (``malloc_trim``). A no-op
+    where there is no glibc."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError, TypeError):  # no glibc (TypeError: Windows has no CDLL(None))
+        pass
+
+
+@lru_cache(maxsize=4096)
 def derive(text: str, tag: str) -> str:
-    """``text`` (in the language ``tag`` derives from) converted into ``tag``, glossary terms first."""
+    """``text`` (in the language ``tag`` derives from) converted into ``tag``, glossary terms first.
+    Remembered: a data file's names are shown (and converted) with every state."""
     lang = language(tag)
     if not lang.converter:
         return text
     protected = text
     for i, (source, _) in enumerate(lang.glossary):
         protected = protected.replace(source, chr(_PUA + i))
-    converted = _converter(lang.converter)(protected)
+    converted = _converters.convert(lang.converter, protected)
     for i, (_, target) in enumerate(lang.glossary):
         converted = converted.replace(chr(_PUA + i), target)
     return converted

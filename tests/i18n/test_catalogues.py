@@ -148,3 +148,20 @@ def test_lists_numbers_and_dates_follow_the_language():
     texts = i18n.at_texts(when.timestamp())
     assert set(texts) == set(i18n.language_tags())
     assert i18n.at_texts("not a time") is None
+
+
+def test_the_converter_is_dropped_after_a_burst_and_comes_back(monkeypatch):
+    """OpenCC's dictionaries (about 40 MB) stay only while texts are being converted; each text is
+    remembered, so a dropped converter is loaded again only for a new text."""
+    import time
+
+    converters = i18n._Converters(idle=0.05)
+    monkeypatch.setattr(i18n, "_converters", converters)
+    assert i18n.derive("软件", "zh-Hant") == "軟體"
+    assert converters._loaded
+    deadline = time.monotonic() + 5
+    while converters._loaded and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not converters._loaded
+    assert i18n.derive("软件", "zh-Hant") == "軟體" and not converters._loaded  # remembered
+    assert i18n.derive("信息", "zh-Hant") == "資訊"  # a new text: loaded again
