@@ -33,14 +33,15 @@ DARK_MIN_DROP = 30.0  # ... and at least this many L levels darker
 class LightNormaliser:
     """Divides out the light of a frame relative to the empty board: a white balance (median
     ratio per channel over the board) times a smooth brightness field (ratio per 8-px cell,
-    median-filtered so that pieces and hands, which are not light, do not bend it)."""
+    median-filtered so that pieces and hands, which are not light, do not bend it). The last
+    frame's correction is kept per cell (``field``); ``gain()`` spreads it over the board again."""
 
     def __init__(self, reference: np.ndarray):
         h, w = reference.shape[:2]
         self.size = (w, h)
         self.small_size = (max(1, w // BLOCK), max(1, h // BLOCK))
         self.ref_small = cv2.resize(reference, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
-        self.gain: np.ndarray | None = None
+        self.field: np.ndarray | None = None  # per cell and channel (float32); None before a frame
 
     def correct(self, rect: np.ndarray) -> np.ndarray:
         small = cv2.resize(rect, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
@@ -51,8 +52,15 @@ class LightNormaliser:
         lum8 = cv2.medianBlur(lum8, FIELD_MEDIAN)
         field = np.maximum(cv2.GaussianBlur(lum8.astype(np.float32) / 100.0, (0, 0), 1.0), 0.05)
         inv = (1.0 / field)[..., None] / wb[None, None, :].astype(np.float32)
-        self.gain = cv2.resize(inv.astype(np.float32), self.size, interpolation=cv2.INTER_LINEAR)
-        return cv2.multiply(rect, self.gain, dtype=cv2.CV_8U)
+        self.field = inv.astype(np.float32)
+        return cv2.multiply(rect, self.gain(), dtype=cv2.CV_8U)
+
+    def gain(self) -> np.ndarray:
+        """The last frame's correction for every board pixel (float32, 3 channels): made when
+        needed rather than kept, as it is as big as the board in floats."""
+        if self.field is None:
+            raise ValueError("no frame corrected yet")
+        return cv2.resize(self.field, self.size, interpolation=cv2.INTER_LINEAR)
 
 
 @dataclass(frozen=True)
@@ -69,14 +77,16 @@ class ForegroundMaps:
 
 
 class Foreground:
-    """Foreground evidence against one empty board."""
+    """Foreground evidence against one empty board. The board's Lab (``ref``) and its neighbourhood
+    range (``lo``, ``hi``) are kept as the uint8 OpenCV gives (a quarter of float32's memory); every
+    value is a whole number, so arithmetic with the frame's float32 Lab gives what float32 copies would."""
 
     def __init__(self, reference: np.ndarray, px_per_mm: float = 1.0):
-        lab = cv2.cvtColor(cv2.GaussianBlur(reference, (0, 0), 0.7), cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab = cv2.cvtColor(cv2.GaussianBlur(reference, (0, 0), 0.7), cv2.COLOR_BGR2LAB)
         k = np.ones((3, 3), np.uint8)
         self.ref = lab
-        self.lo = [cv2.erode(lab[..., i], k) for i in range(3)]
-        self.hi = [cv2.dilate(lab[..., i], k) for i in range(3)]
+        self.lo = [cv2.erode(c, k) for c in cv2.split(lab)]
+        self.hi = [cv2.dilate(c, k) for c in cv2.split(lab)]
         self.s = px_per_mm
 
     @staticmethod

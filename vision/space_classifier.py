@@ -214,9 +214,15 @@ class SpaceClassifier:
                                       f"{layout.id}'s pieces: retrain it for this layout")
 
     def forward(self, space_kind: str, blob: np.ndarray) -> np.ndarray:
+        """The network's outputs (n, outputs) for the crops ``blob`` (n, channels, px, px), run one
+        crop at a time: ``cv2.dnn`` keeps every layer's buffers at the largest batch it has seen
+        (52 of China's sites at once held 23 MB), and the outputs are the same either way."""
         net = self.nets[space_kind]
-        net.setInput(np.ascontiguousarray(blob, np.float32))
-        return np.asarray(net.forward(), np.float32).reshape(len(blob), -1)
+        out = []
+        for crop in np.ascontiguousarray(blob, np.float32):
+            net.setInput(crop[None])
+            out.append(np.asarray(net.forward(), np.float32).reshape(-1))
+        return np.array(out, np.float32) if out else np.zeros((0, self.heads[space_kind].outputs), np.float32)
 
 
 _committed: dict[str, SpaceClassifier | None] = {}

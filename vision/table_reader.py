@@ -65,7 +65,7 @@ class TableReader:
         self.light = LightNormaliser(model.reference)
         self.fg = Foreground(model.reference, self.s)
         self.colours = ColourClassifier(model)
-        self.print_watcher = PrintWatcher(self.fg.ref[..., 0])
+        self.print_watcher = PrintWatcher(self.fg.ref[..., 0].astype(np.float32))
         self.space_masks = self._space_masks(w, h)
         self.space_of = self._space_map(w, h)
         biggest = max(sz.area_mm2 for sz in model.sizes.values())
@@ -143,7 +143,7 @@ class TableReader:
         if self._last is None or self._last.occluded:
             return None  # a hand was there: where it left, the full read sees it all again
         pts = self.change.changed_points_mm(thumb, reg)
-        if pts is None or self.light.gain is None or not len(pts):
+        if pts is None or self.light.field is None or not len(pts):
             return None
         centres = self.counter.centres
         radii = np.array([sp.radius or 20.0 for sp in self.layout.spaces])
@@ -160,7 +160,7 @@ class TableReader:
             return None
         roi = (int(x0), int(y0), int(x1), int(y1))
         rect = self._rectify(frame, reg.homography, roi)
-        corrected = cv2.multiply(rect, self.light.gain[y0:y1, x0:x1], dtype=cv2.CV_8U)
+        corrected = cv2.multiply(rect, self.light.gain()[y0:y1, x0:x1], dtype=cv2.CV_8U)
         maps = self.fg.measure(corrected, roi, self._noise)
         strict = self.colours.classify(maps.lab, maps.strict)
         known = cv2.dilate((strict >= 0).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0

@@ -56,6 +56,19 @@ def test_the_committed_model_is_small_and_says_how_it_was_trained(china_layout, 
     assert classifier.heads == heads_for(china_layout)
 
 
+def test_crops_run_one_at_a_time_give_what_the_whole_batch_gives(classifier):
+    """``forward`` feeds the network one crop at a time (its buffers then stay one crop big):
+    the outputs are those of the whole batch at once, bit for bit."""
+    rng = np.random.default_rng(4)
+    for kind, spec in classifier.crops.items():
+        blob = rng.random((7, 13, spec.px, spec.px), np.float32)
+        one_by_one = classifier.forward(kind, blob)
+        net = classifier.nets[kind]
+        net.setInput(blob)
+        assert np.array_equal(one_by_one, np.asarray(net.forward(), np.float32).reshape(7, -1))
+        assert classifier.forward(kind, blob[:0]).shape == (0, classifier.heads[kind].outputs)
+
+
 def test_classifies_rendered_crops_with_known_truth(china_layout, table, classifier):
     """Crops cut the way the reader cuts them, straight through the networks: each space's
     pieces (owner, kind and count) as the renderer placed them."""
