@@ -30,6 +30,7 @@ from scorer.core.types import Board, Piece, TableRefError
 log = logging.getLogger("hardware.camera")
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+NOISE_ROWS = 32  # the synthetic camera adds its sensor noise this many rows at a time
 
 
 class CameraError(TableRefError, OSError):
@@ -429,8 +430,14 @@ class SyntheticCamera(FrameSource):
             return r.image.copy()
         if self.noise_sigma <= 0:
             return self._cache.copy()
-        noise = self._rng.normal(0.0, self.noise_sigma, self._cache.shape).astype(np.float32)
-        return np.clip(self._cache.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+        # in bands of rows: the same noise as for the whole frame at once (the generator's stream
+        # is the same), without some 30 MB of float temporaries for a 1280x720 frame
+        out = np.empty_like(self._cache)
+        for y in range(0, out.shape[0], NOISE_ROWS):
+            band = self._cache[y:y + NOISE_ROWS]
+            noise = self._rng.normal(0.0, self.noise_sigma, band.shape).astype(np.float32)
+            out[y:y + NOISE_ROWS] = np.clip(band.astype(np.float32) + noise, 0, 255)
+        return out
 
 
 # ------------------------------------------------------------------------------------ factory

@@ -144,3 +144,18 @@ def test_synthetic_camera_scripted_game_with_reader(small_layout_path):
     assert det.registration.fresh and det.observation().board() == cam.board
     assert cam.stats().frames == 5 and cam.fps == pytest.approx(2.0, rel=0.3)
     cam.close()
+
+
+def test_synthetic_camera_noise_is_added_in_bands_as_if_at_once(small_layout_path):
+    """The still scene's sensor noise is made a band of rows at a time (no full-frame float
+    temporaries): the same frame as drawing the whole frame's noise in one go."""
+    from vision.layout import load_layout
+    from vision.render import Conditions
+
+    cam = SyntheticCamera(load_layout(small_layout_path), conditions=Conditions(size=(320, 250)), seed=5, noise_sigma=2.0)
+    clean = cam.read().image  # the render itself
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        want = np.clip(clean.astype(np.float32) + rng.normal(0.0, 2.0, clean.shape).astype(np.float32), 0, 255).astype(np.uint8)
+        assert np.array_equal(cam.read().image, want)
+    cam.close()
