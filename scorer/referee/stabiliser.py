@@ -5,7 +5,10 @@ sees, a confidence and whether the view was blocked. The stabiliser keeps, per s
 the current reading and when it first appeared, and *believes* it once it
 
 * has stayed the same for ``settle`` seconds (a piece in flight or a hand hovering never counts),
-* was not occluded by any source during that time (a hand over the board),
+* was not occluded by any source during that time (a hand over the board), and no live source's
+  latest reading of the space is still occluded (a slow camera's next frame may come later than
+  ``settle``: the hand is over the space until a frame shows it gone, or until that source has
+  said nothing at all for ``occlusion_hold`` seconds -- a stalled camera must not hold the table),
 * was read with at least ``min_confidence``.
 
 Fusion: for every space the first live source in ``priority`` that has a believed reading decides
@@ -187,6 +190,7 @@ class Stabiliser:
         min_confidence: float = 0.5,
         max_clock_skew: float = 2.0,
         disagreement_after: float = 1.5,
+        occlusion_hold: float = 3.0,
     ) -> None:
         if settle < 0:
             raise ValueError("settle time must not be negative")
@@ -195,6 +199,7 @@ class Stabiliser:
         self.min_confidence = float(min_confidence)
         self.max_clock_skew = float(max_clock_skew)
         self.disagreement_after = float(disagreement_after)
+        self.occlusion_hold = float(occlusion_hold)
         self._sources: dict[str, _Source] = {}
         self._blocked_until: dict[SpaceId, float] = {}
         self._last_board: Board | None = None
@@ -260,19 +265,32 @@ class Stabiliser:
         ranked += [s for n, s in sorted(self._sources.items()) if n not in self.priority]
         return [s for s in ranked if s.live]
 
-    def _settled(self, space: SpaceId, track: _Track, now: float) -> bool:
+    def _settled(self, space: SpaceId, track: _Track, now: float, covered: dict[SpaceId, float]) -> bool:
         return (
             not track.occluded
             and track.confident
+            and now >= covered.get(space, 0.0) - _EPS
             and now - track.since >= self.settle - _EPS
             and now >= self._blocked_until.get(space, 0.0) - _EPS
         )
 
+    def _covered(self, sources: list[_Source]) -> dict[SpaceId, float]:
+        """Spaces some live source last saw occluded, each with the time that stops holding it if the
+        source says nothing more (``occlusion_hold`` after it was last heard from)."""
+        out: dict[SpaceId, float] = {}
+        for src in sources:
+            until = (src.last_seen or 0.0) + self.occlusion_hold
+            for space, track in src.tracks.items():
+                if track.occluded:
+                    out[space] = max(out.get(space, 0.0), until)
+        return out
+
     def view(self, now: float) -> StableView:
         sources = self._order()
+        covered = self._covered(sources)
         for src in sources:
             for space, track in src.tracks.items():
-                if self._settled(space, track, now) and track.believed != track.content:
+                if self._settled(space, track, now, covered) and track.believed != track.content:
                     track.believed, track.believed_since = track.content, track.since
                     track.believed_appeared = track.appeared
         cells: dict[SpaceId, Content] = {}
@@ -330,11 +348,13 @@ class Stabiliser:
     def next_deadline(self) -> float | None:
         """The earliest time a reading not yet believed could become believed (for the loop's wait)."""
         best: float | None = None
-        for src in self._order():
+        sources = self._order()
+        covered = self._covered(sources)
+        for src in sources:
             for space, track in src.tracks.items():
                 if track.occluded or not track.confident or track.believed == track.content:
                     continue
-                due = max(track.since + self.settle, self._blocked_until.get(space, 0.0))
+                due = max(track.since + self.settle, self._blocked_until.get(space, 0.0), covered.get(space, 0.0))
                 best = due if best is None else min(best, due)
         return best
 

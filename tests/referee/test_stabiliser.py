@@ -69,8 +69,33 @@ def test_a_hand_seen_by_the_camera_also_holds_back_the_rfid_reading() -> None:
     st.observe(obs(SENSOR_BOARD, 0.0, wei_1=[BH]), 0.0)
     st.observe(obs(CAMERA, 0.2, wei_1="hand"), 0.2)
     assert st.view(0.6).board.count("wei-1") == 0
+    st.observe(obs(CAMERA, 0.5, wei_1=[BH]), 0.5)  # the hand is gone: the window restarts from its last report
     assert st.next_deadline() == pytest.approx(0.7)
     assert st.view(0.7).board.count("wei-1") == 1
+
+
+def test_a_slow_camera_still_seeing_the_hand_holds_the_rfid_reading_between_its_frames() -> None:
+    """A loaded Pi reads a frame every second or so, longer than ``settle``: the hand is there until a
+    frame shows it gone (it flaked a runtime test under load when it held only ``settle``)."""
+    st = Stabiliser(settle=0.3, occlusion_hold=3.0)
+    st.observe(obs(CAMERA, 0.0, wei_1="hand"), 0.0)
+    st.observe(obs(SENSOR_BOARD, 0.1, wei_1=[BH]), 0.1)
+    assert st.view(1.0).board.count("wei-1") == 0  # no camera frame since 0.0: still covered
+    assert st.next_deadline() == pytest.approx(3.0)
+    st.observe(obs(CAMERA, 1.1, wei_1="hand"), 1.1)
+    assert st.view(2.0).board.count("wei-1") == 0
+    st.observe(obs(CAMERA, 2.2, wei_1=[BH]), 2.2)  # a frame shows the hand gone, over a second after it was last seen
+    assert st.view(2.2).board.count("wei-1") == 1  # the RFID reading has stood since 0.1
+
+
+def test_a_camera_that_stops_reporting_does_not_hold_a_space_forever() -> None:
+    st = Stabiliser(settle=0.3, occlusion_hold=3.0)
+    st.observe(obs(CAMERA, 0.0, wei_1="hand"), 0.0)
+    st.observe(obs(SENSOR_BOARD, 0.1, wei_1=[BH]), 0.1)
+    assert st.view(2.9).board.count("wei-1") == 0
+    v = st.view(3.0)  # nothing heard from the camera for occlusion_hold: the RFID reading stands
+    assert v.board.count("wei-1") == 1
+    assert v.occluded == ("wei-1",)  # still shown as the camera last saw it
 
 
 def test_rfid_decides_identity_and_a_disagreement_is_reported_once_it_outlasts_the_lag() -> None:
