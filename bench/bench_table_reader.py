@@ -3,6 +3,12 @@ side by side, and its speed on one core at 1280x720.
 
     python -m bench table_reader                      # all sets found + speed, classical and learned
     python -m bench table_reader -- --own-frames 60 --skip-speed --readers learned
+    python -m bench table_reader -- --board ming-provisional --positions game   # another game's layout
+
+``--board``: the layout (default ``china-a``). The committed photoreal sets are China's: they are
+read only for a layout they were made for, and the learned reader only for a layout its committed
+model fits (Ming is read by counting). ``--positions``: where the own set's and the speed boards'
+pieces come from (``vision.scenes``: ``layout``, or ``game`` for positions of random games).
 
 Sets, each read through ``vision.evaluate`` exactly as ``tableref vision eval`` reads them:
 * ``own``: rendered now by the project's renderer (``tableref vision render-set``, seed 5, the
@@ -70,10 +76,11 @@ def _line(name: str, m: dict) -> str:
             f"  ({m['seconds']:.0f} s)")
 
 
-def _speed(layout, rounds: int, reader_kind: str = "table") -> None:
+def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "layout") -> None:
     from scorer.core.types import Board
     from vision.enrolment import enrolment_plan, model_from_photos
-    from vision.render import Conditions, random_board, render, without_piece
+    from vision.render import Conditions, render, without_piece
+    from vision.scenes import random_position
     from vision.space_classifier import SpaceClassifier
     from vision.table_reader import TableReader
 
@@ -95,7 +102,7 @@ def _speed(layout, rounds: int, reader_kind: str = "table") -> None:
         return np.clip(img + rng.normal(0, 3.0, img.shape), 0, 255).astype(np.uint8)
 
     for r in range(rounds):
-        board = random_board(layout, rng)
+        board = random_position(layout, rng, positions)
         first = render(layout, board, dataclasses.replace(clean, seed=100 + r))
         a, again = noisy(first.image), noisy(first.image)
         # one piece taken away, everything else where it was
@@ -110,7 +117,7 @@ def _speed(layout, rounds: int, reader_kind: str = "table") -> None:
         full_b = TableReader(layout, model, classifier=classifier).read(b)
         same += {s.space: dict(s.pieces) for s in d.spaces} == {s.space: dict(s.pieces) for s in full_b.spaces}
     ms = lambda v: f"median {1e3 * statistics.median(v):6.1f} ms  p90 {1e3 * float(np.percentile(v, 90)):6.1f} ms"
-    print(f"speed ({reader_kind} reader), one core, 1280x720, {rounds} boards:")
+    print(f"speed ({reader_kind} reader, {layout.id}), one core, 1280x720, {rounds} boards:")
     print(f"  unmoved board    {ms(unmoved)}")
     print(f"  one piece moved  {ms(moved_ms)}   ({partial}/{rounds} read in part; {same}/{rounds} equal to a full read)")
     print(f"  full read        {ms(full)}")
@@ -123,21 +130,25 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--own-frames", type=int, default=80)
     ap.add_argument("--speed-rounds", type=int, default=20)
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--readers", default="table,learned", help="comma-separated: table (classical), learned")
+    ap.add_argument("--readers", help="comma-separated: table (classical), learned (default: both, or table alone for "
+                                      "a layout the committed learned model was not made for)")
     ap.add_argument("--skip-own", action="store_true", help="leave out the project's own renderer's set")
+    ap.add_argument("--board", default="china-a", help="board id or layout file (default china-a)")
+    ap.add_argument("--positions", choices=("layout", "game"), default="layout",
+                    help="pieces of the own set and the speed boards: from the layout, or positions of random games")
     args = ap.parse_args(argv)
-    layout = load_layout("china-a")
-    readers = [r for r in args.readers.split(",") if r]
+    layout = load_layout(args.board)
+    readers = [r for r in (args.readers or ("table,learned" if _learned_fits(layout) else "table")).split(",") if r]
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         own = Path(tmp) / "own"
         from tableref.cli import main as cli
 
-        sets = list(SETS)
+        sets = [(name, root) for name, root in SETS if _made_for(root, layout)]
         if not args.skip_own:
             print(f"rendering {args.own_frames} frames with the project's renderer ...", file=sys.stderr, flush=True)
-            cli(["vision", "render-set", "--board", "china-a", "--out", str(own), "--frames", str(args.own_frames),
-                 "--tables", "4", "--seed", "5"])
+            cli(["vision", "render-set", "--board", args.board, "--out", str(own), "--frames", str(args.own_frames),
+                 "--tables", "4", "--seed", "5", "--positions", args.positions])
             sets.insert(0, ("own renderer", own))
         for name, root in sets:
             for r in readers:
@@ -150,5 +161,26 @@ def main(argv: list[str]) -> int:
         print("  " + ln)
     if not args.skip_speed:
         for r in readers:
-            _speed(layout, args.speed_rounds, r)
+            _speed(layout, args.speed_rounds, r, args.positions)
     return 0
+
+
+def _made_for(root: Path, layout) -> bool:
+    """Whether a committed set was made for this layout (its set.json's board; absent: China's)."""
+    import json
+
+    try:
+        board = json.loads((root / "set.json").read_text("utf-8")).get("board", "china-a")
+    except (OSError, ValueError):
+        board = "china-a"
+    return board == layout.id
+
+
+def _learned_fits(layout) -> bool:
+    from vision.space_classifier import ClassifierError, SpaceClassifier
+
+    try:
+        SpaceClassifier.load(layout=layout)
+    except ClassifierError:
+        return False
+    return True

@@ -358,6 +358,8 @@ class SyntheticCamera(FrameSource):
         self.conditions = conditions or Conditions(seed=seed)
         self.tag_map = dict(tag_map) if tag_map else None
         self.noise_sigma = noise_sigma
+        self.dice: tuple[int, ...] = ()  # top faces of the dice on the board (vision.render's ``dice``)
+        self._die_place: object = None  # vision.render.Placement of a die put somewhere on purpose
         self._rng = np.random.default_rng(seed)
         self._cache = None
         self._version = 0
@@ -383,6 +385,23 @@ class SyntheticCamera(FrameSource):
     def remove(self, space: str, piece: Piece, n: int = 1) -> None:
         with self._lock:
             self.board = self.board.with_removed(space, piece, n)
+            self._changed()
+
+    def roll(self, *values: int, space: str | None = None, place: tuple[float, float, float] | None = None) -> None:
+        """Dice land in the layout's dice tray (``space``) showing ``values``; ``place`` (x, y mm,
+        angle) puts the die there instead of where the renderer would. No values: the tray emptied."""
+        from vision.dice import dice_space, die_kinds
+        from vision.render import Placement
+
+        tray = self.layout.space(space) if space else dice_space(self.layout)
+        kind = die_kinds(self.layout)[0]
+        with self._lock:
+            cells = {sp: dict(self.board.pieces(sp)) for sp in self.board.spaces() if sp != tray.id}
+            if values:
+                cells[tray.id] = {Piece("neutral", kind): len(values)}
+            self.board = Board.from_counts(cells)
+            self.dice = tuple(int(v) for v in values)
+            self._die_place = None if place is None or not values else Placement(tray.id, Piece("neutral", kind), *place, 0.0)
             self._changed()
 
     def hand_over(self, space: str | None = None, *, target: tuple[float, float] | None = None,
@@ -422,7 +441,16 @@ class SyntheticCamera(FrameSource):
         from vision.render import render
 
         if self._rendered_version != self._version or self._cache is None:
-            r = render(self.layout, self.board, self.conditions, tag_map=self.tag_map)
+            placements = None
+            place = self._die_place
+            if place is not None:  # the die where the caller put it, the other pieces where the renderer puts them
+                from vision.render import place_pieces
+
+                rest = self.board.with_removed(place.space, place.piece, self.board.pieces(place.space)[place.piece])
+                placements = place_pieces(self.layout, rest, np.random.default_rng(self.conditions.seed),
+                                          self.conditions.jitter_mm) + (place,)
+            r = render(self.layout, self.board, self.conditions, tag_map=self.tag_map, placements=placements,
+                       dice=self.dice or None)
             self._cache = r.image
             self.truth = r.truth
             self._rendered_version = self._version

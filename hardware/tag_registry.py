@@ -103,7 +103,7 @@ def item_from_json(data: Mapping[str, str]) -> TagItem:
     return Piece.from_json(data)
 
 
-_KINDS = ("house", "emissary", "fortress")  # the kinds with a name in the catalogues (hardware.tag_registry.kind.*)
+_KINDS = ("house", "emissary", "fortress", "family", "prince")  # the kinds with a name in the catalogues (hardware.tag_registry.kind.*)
 
 
 def describe(item: TagItem) -> Message:

@@ -24,6 +24,7 @@ from typing import Any, Callable, TextIO
 
 from scorer.core.types import Message, Piece, TableRefError
 from scorer.referee.reconciler import ReconcilerSettings
+from tableref.demo_camera import add_camera, camera_note, demo_layout
 from tableref.demo_script import GAME_DEMOS, SCRIPT, SETUP, Step
 from tableref.lang import BOTH, show
 from tableref.runtime import Runtime
@@ -177,27 +178,15 @@ def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0
     board = load_board(SETUP["board"])
     spaces = list(board.sites) + [p.dragon for p in board.provinces]
     notes: list[Message] = []
-    synthetic = None
+    layout = demo_layout("china", SETUP)
+    use_camera = wants_camera(layout, camera, camera_only)
     rfid_spaces = spaces
-    use_camera = camera_available() if camera is None else camera
-    if camera_only and not camera_available():
-        raise DemoError("--camera-only needs the synthetic camera (hardware.camera and vision are not installed)")
-    if camera_only and camera is False:
-        raise DemoError("--camera-only and --no-camera contradict each other")
-    use_camera = use_camera or camera_only
-    if use_camera:
-        from hardware.camera import SyntheticCamera
-        from vision.layout import load_layout
-        from vision.render import Conditions
-
-        layout = load_layout(board.id)
-        synthetic = SyntheticCamera(layout, conditions=Conditions(size=(960, 720)), seed=3, noise_sigma=0.0, nominal_fps=camera_fps)
-        if camera_only:
-            rfid_spaces = []
-            notes.append(Message.t("tableref.demo.note_camera_only", fps=f"{camera_fps:g}"))
-        else:
-            rfid_spaces = [s for s in spaces if s.split("-")[0] in RFID_PROVINCES]
-            notes.append(Message.t("tableref.demo.note_camera", fps=f"{camera_fps:g}", provinces=RFID_PROVINCES))
+    if use_camera and camera_only:
+        rfid_spaces = []
+        notes.append(Message.t("tableref.demo.note_camera_only", fps=f"{camera_fps:g}"))
+    elif use_camera:
+        rfid_spaces = [s for s in spaces if s.split("-")[0] in RFID_PROVINCES]
+        notes.append(Message.t("tableref.demo.note_camera", fps=f"{camera_fps:g}", provinces=RFID_PROVINCES))
     else:
         notes.append(Message.t("tableref.demo.note_no_camera"))
     antenna_of = {s: i for i, s in enumerate(rfid_spaces)}
@@ -215,15 +204,25 @@ def build_demo(data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0
         runtime.add_device(SensorBoardDevice(sensor, emulator=emulator))
     cards = FakeCardReader(registry, name="demo-reader")
     runtime.add_device(CardReaderDevice(cards, emulated=True))
-    if synthetic is not None:
-        from tableref.devices import CameraDevice
-
-        runtime.add_device(CameraDevice(synthetic, synthetic.layout, fps=camera_fps, emulated=True,
-                                        model_path=str(data_dir / "table-model.npz")))
+    synthetic = add_camera(runtime, layout, data_dir, camera_fps) if use_camera else None
     gpio = GpioDevice(GpioPins(), pin_factory="mock", expected_sources=(0 if camera_only else 1) + (synthetic is not None))
     runtime.add_device(gpio)
     table = DemoTable(emulator, antenna_of, piece_uids(players), synthetic)
     return Demo(runtime, table, gpio, cards, data_dir, notes)
+
+
+def wants_camera(layout: Any, camera: bool | None, camera_only: bool) -> bool:
+    """Whether a demo hangs the synthetic camera over its board: ``camera`` None means when it is
+    installed and the board has a vision layout; ``camera_only`` needs both."""
+    if camera_only and camera is False:
+        raise DemoError("--camera-only and --no-camera contradict each other")
+    if camera_only and not camera_available():
+        raise DemoError("--camera-only needs the synthetic camera (hardware.camera and vision are not installed)")
+    if camera_only and layout is None:
+        raise DemoError("--camera-only needs a vision layout of the demo's board; this game's demo has none")
+    if layout is None:
+        return False
+    return camera_only or (camera_available() if camera is None else camera)
 
 
 # -- the camera's enrolment -------------------------------------------------------------------------
@@ -394,6 +393,8 @@ class GameDemo:
     notes: tuple[Message, ...] = ()
     quiet_timeout: float = 4.0  # at speed 1 (scaled down with --speed like China's)
     close_on_complete: bool = True  # False: a complete reading waits (for a declaration, the next player, the timeout)
+    camera: bool = False  # the synthetic camera reads the board too (its vision layout: the game's board kit)
+    rfid_regions: tuple[str, ...] = ()  # with the camera: antennas only under the spaces of these layout regions
 
     def initial_board(self) -> Any:
         """What the table shows after the game's set-up (Cheops: the pyramid's treasures and laws)."""
@@ -437,9 +438,13 @@ def script_uids(script: tuple[Step, ...], initial: Any = None, first: int = 0xD0
 
 
 def build_game_demo(gd: GameDemo, data_dir: Path, *, settle: float = 0.4, complete_grace: float = 0.8,
-                    quiet_timeout: float = 4.0) -> Demo:
-    """The same runtime as China's demo for another game: the emulated sensor board with an antenna
-    under every space in ``gd.spaces``, mock GPIO, no camera (vision layouts exist only for China)."""
+                    quiet_timeout: float = 4.0, camera: bool | None = None, camera_only: bool = False,
+                    camera_fps: float = 4.0) -> Demo:
+    """The same runtime as China's demo for another game: mock GPIO, the emulated sensor board with
+    an antenna under every space in ``gd.spaces`` and, for a demo with ``gd.camera`` (``camera``
+    None: when it is installed), the synthetic camera over the board's vision layout; then the
+    antennas lie only under ``gd.rfid_regions``. ``camera_only``: no sensor board at all (enrol the
+    camera first: ``enrol_camera``)."""
     from firmware_bridge.board import SensorBoard
     from firmware_bridge.emulator import EmulatedSensorBoard
     from firmware_bridge.link import ReconnectPolicy, SensorLink
@@ -450,32 +455,44 @@ def build_game_demo(gd: GameDemo, data_dir: Path, *, settle: float = 0.4, comple
     from tableref.devices import GpioDevice, SensorBoardDevice
 
     data_dir.mkdir(parents=True, exist_ok=True)
+    layout = demo_layout(gd.game_id, gd.setup) if gd.camera or camera_only else None
+    use_camera = wants_camera(layout, camera, camera_only)
+    rfid_spaces = list(gd.spaces)
+    if use_camera:
+        rfid_spaces = [] if camera_only else [s for s in gd.spaces if not gd.rfid_regions or layout.space(s).region in gd.rfid_regions]
+        notes = [camera_note(camera_only, camera_fps, gd.rfid_regions)]
+    else:
+        notes = [NO_CAMERA_NOTE]
     initial = gd.initial_board()
     uids = script_uids(gd.script, initial)
     registry = TagRegistry(data_dir / "tags.json", {uid: piece for piece, us in uids.items() for uid in us})
     registry.save()
-    antenna_of = {s: i for i, s in enumerate(gd.spaces)}
-    wiring = WiringMap.of({i: s for s, i in antenna_of.items()}, board=gd.game_id)
-    emulator = EmulatedSensorBoard(antennas=len(gd.spaces), seed=5, max_tags=16)
-    link = SensorLink(PortSpec(path=emulator.device_path), policy=ReconnectPolicy(initial=0.05, cap=1.0))
-    sensor = SensorBoard(link, wiring, registry)
+    antenna_of = {s: i for i, s in enumerate(rfid_spaces)}
     settings = TableSettings(settle=settle, reconciler=ReconcilerSettings(complete_grace=complete_grace, quiet_timeout=quiet_timeout,
                                                                           close_on_complete=gd.close_on_complete),
                              name="demo table", player_names=gd.player_names)
     runtime = Runtime(store_path=str(data_dir / "demo.sqlite"), game_id=gd.game_id, setup=dict(gd.setup), settings=settings,
                       registry=registry)
-    runtime.add_device(SensorBoardDevice(sensor, emulator=emulator))
-    gpio = GpioDevice(GpioPins(), pin_factory="mock", expected_sources=1)
+    emulator = None
+    if not camera_only:
+        wiring = WiringMap.of({i: s for s, i in antenna_of.items()}, board=gd.game_id)
+        emulator = EmulatedSensorBoard(antennas=len(rfid_spaces), seed=5, max_tags=16)
+        link = SensorLink(PortSpec(path=emulator.device_path), policy=ReconnectPolicy(initial=0.05, cap=1.0))
+        sensor = SensorBoard(link, wiring, registry)
+        runtime.add_device(SensorBoardDevice(sensor, emulator=emulator))
+    synthetic = add_camera(runtime, layout, data_dir, camera_fps) if use_camera else None
+    gpio = GpioDevice(GpioPins(), pin_factory="mock", expected_sources=(0 if camera_only else 1) + (synthetic is not None))
     runtime.add_device(gpio)
-    table = DemoTable(emulator, antenna_of, uids, None)
-    missing = sorted(set(initial.spaces()) - set(antenna_of))
+    table = DemoTable(emulator, antenna_of, uids, synthetic)
+    seen = set(antenna_of) | (set(layout.space_ids) if synthetic is not None else set())
+    missing = sorted(set(initial.spaces()) - seen)
     if missing:
-        raise DemoError(f"the set-up puts pieces on spaces without an antenna: {', '.join(missing)}")
+        raise DemoError(f"the set-up puts pieces on spaces nothing sees: {', '.join(missing)}")
     for space in initial.spaces():  # the players set the game up before the referee starts
         for piece, n in sorted(initial.pieces(space).items()):
             for _ in range(n):
                 table.put(space, piece)
-    return Demo(runtime, table, gpio, None, data_dir, [NO_CAMERA_NOTE, *gd.notes], initial)
+    return Demo(runtime, table, gpio, None, data_dir, [*notes, *gd.notes], initial)
 
 
 __all__ = ["DEMO_PIN", "Demo", "DemoError", "DemoStopped", "DemoTable", "GAME_DEMOS", "GameDemo", "build_demo", "build_game_demo", "enrol_camera", "game_demo",

@@ -1,7 +1,7 @@
 """The scripted Ming Dynasty game ``tableref demo --game ming`` plays on the emulated table.
 
 Three players (red, blue, yellow; red starts) on the shipped provisional board (invented values;
-see docs/ming.md). An antenna lies under every district's open area, cloister and city, and
+see docs/ming.md). Without the camera, an antenna lies under every district's open area, cloister and city, and
 under each province space at the board edge; every prince and family member carries a tag, so the
 sensor board reads the princes placed, the family members put on province spaces and a family
 member taken back off a province space to pay for a dragon. What no sensor sees -- which display
@@ -10,7 +10,12 @@ reader) would.
 
 A short game, not a complete one: the set-up (with an illegal prince placement on a district that
 already has a prince, flagged with rule ``prince.occupied`` and put right), phase 1 (the province
-spaces) and the start of phase 2 (cards and a dragon). Then the scoreboard.
+spaces, one placement with a hand over the board) and the start of phase 2 (cards and a dragon).
+Then the scoreboard.
+
+With the synthetic camera (``tableref demo --game ming``, when vision is installed) the camera
+sees the whole board and the antennas lie only under the upper row of provinces (p1-p3), as in
+China's demo; ``--camera-only`` leaves the sensor board out, ``--no-camera`` the camera.
 """
 
 from __future__ import annotations
@@ -46,8 +51,14 @@ SCRIPT: tuple[Step, ...] = (
            (("red", "p1"), ("blue", "p4"), ("yellow", "p5")), 12),
     *_round(Message.t("tableref.demo_ming.fourth_round_red_p6_blue"),
            (("red", "p6"), ("blue", "p2"), ("yellow", "p4")), 15),
-    *_round(Message.t("tableref.demo_ming.fifth_round_red_p1_blue"),
-           (("red", "p1"), ("blue", "p3"), ("yellow", "p6")), 18),
+    # the fifth round with a hand: over province space p3, which has an antenna when the camera is there too
+    Step(Message.t("tableref.demo_ming.fifth_round_red_p1_blue"), put=(("province-space-p1", "red", F),), expect_moves=16,
+         pause=0.6),
+    Step(Message.t("tableref.demo_ming.blue_hand_over_p3"), hand=("province-space-p3",), put=(("province-space-p3", "blue", F),),
+         pause=0.6),
+    Step(Message.t("tableref.demo_ming.hand_leaves_p3"), hand=(), expect_moves=17, pause=1.0),
+    Step(Message.t("tableref.demo_ming.family_member_on", player=player_label("yellow"), space="p6"),
+         put=(("province-space-p6", "yellow", F),), expect_moves=18, pause=0.6),
     Step(Message.t("tableref.demo_ming.phase_2_red_takes_display"),
          declare={"type": "take_card", "player": "red", "province": "p1"}, expect_moves=19),
     Step(Message.t("tableref.demo_ming.blue_takes_family_member_back"),
@@ -82,6 +93,8 @@ def _demo():  # built lazily by tableref.demo.game_demo
         script=SCRIPT,
         intro=Message.t('tableref.demo_ming.tableref_demo_a_short_scripted'),
         player_names=(("red", "Zhang San"), ("blue", "Li Si"), ("yellow", "Wang Wu")),
+        camera=True,  # the synthetic camera over the provisional layout (vision/layouts/ming-provisional.json)
+        rfid_regions=("p1", "p2", "p3"),  # with the camera: antennas under the upper row of provinces only
     )
 
 

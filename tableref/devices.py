@@ -309,6 +309,10 @@ class CameraDevice:
         self._frames_read = 0
         self._next_reader: Any = None  # a reader for a new model, taken up by the camera thread
         self._hold: tuple[Message, float] | None = None  # (why, until) while enrolment pieces are on the board
+        self._dice: Any = None  # (vision.dice.DiceReader, DiceWatch) when the layout has a dice tray (colour mode)
+        self._dice_ready = False
+        self._dice_reading: Any = None  # the last vision.dice.DiceReading
+        self.dice_spaces = frozenset(sp.id for sp in getattr(layout, "spaces", ()) if sp.kind == "dice")
         self.observations = 0
         self.last_error: str | None = None
 
@@ -369,6 +373,7 @@ class CameraDevice:
         reader = self._make_reader(model)
         with self._lock:
             self.model = model
+            self._dice_ready = False  # the dice reader compares with the new model's empty board
             if self.running:
                 self._next_reader = reader
             else:
@@ -472,7 +477,47 @@ class CameraDevice:
                 self._unregistered_since = None
                 self._set_live(True)
             self.observations += 1
-            rt.submit_observation(det.observation(self.source))
+            rt.submit_observation(self._board_observation(det))
+            seen = self._see_dice(frame, det)
+            if seen is not None:
+                rt.submit_seen(seen)
+
+    def _board_observation(self, det: Any) -> Any:
+        """The frame's reading without the dice tray: dice are read by the dice reader, not as pieces."""
+        obs = det.observation(self.source)
+        if not self.dice_spaces:
+            return obs
+        from scorer.core.observation import Observation
+
+        return Observation(obs.source, obs.at, tuple(r for r in obs.readings if r.space not in self.dice_spaces))
+
+    def _see_dice(self, frame: Any, det: Any) -> Any:
+        """Read the dice tray (colour mode, a layout with one); a landing becomes a
+        ``scorer.core.observation.ChanceSeen`` for the referee, once."""
+        if not self._dice_ready:
+            self._dice_ready = True
+            self._dice = None
+            if self.dice_spaces and self.mode == "colour":
+                from vision.dice import DiceReader, DiceWatch
+
+                try:
+                    self._dice = (DiceReader(self.layout, model=self.model), DiceWatch())
+                except ValueError as exc:  # a dice space without a die kind: nothing to read
+                    log.warning("camera: no dice reading: %s", exc)
+        if self._dice is None:
+            return None
+        from scorer.core.observation import ChanceSeen
+
+        reader, watch = self._dice
+        reg = det.registration
+        reading = reader.read(frame.image, reg.homography if reg.usable else None, at=frame.at,
+                              occluded=reader.tray.id in det.occluded)
+        self._dice_reading = reading
+        roll = watch.update(reading)
+        if roll is None:
+            return None
+        return ChanceSeen("dice", roll.values, self.source, frame.at if roll.at is None else roll.at, reader.tray.id,
+                          None if roll.readable else reading.reason)
 
     def _failed(self, why: str, fatal: bool = False) -> None:
         self._failures += 1
@@ -535,6 +580,8 @@ class CameraDevice:
         if last is not None:
             out["registration"] = last[1].registration.to_json()
             out["occluded"] = list(last[1].occluded)
+        if self._dice_reading is not None:
+            out["dice"] = self._dice_reading.to_json()
         return out
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Protocol
 
-from scorer.core.observation import Observation
+from scorer.core.observation import ChanceSeen, Observation
 from scorer.core.types import Message, TableRefError
 from tableref.service import BoardImage, CommandResult, EventBus
 from tableref.store import EventStore
@@ -57,6 +57,11 @@ class Device(Protocol):
 @dataclass(frozen=True, slots=True)
 class _Obs:
     obs: Observation
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    seen: ChanceSeen
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +99,7 @@ class Runtime:
         self.registry = registry
         self.call_timeout = call_timeout
         self.devices_: dict[str, Device] = {}
-        self._inbox: queue.Queue[_Obs | _Source | _Call] = queue.Queue()
+        self._inbox: queue.Queue[_Obs | _Seen | _Source | _Call] = queue.Queue()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.store: EventStore | None = None
@@ -191,13 +196,15 @@ class Runtime:
             except Exception:  # the referee must go on; what was not stored was not announced
                 log.exception("referee step failed; retrying on the next change")
 
-    def _handle(self, table: Table, item: _Obs | _Source | _Call) -> None:
+    def _handle(self, table: Table, item: _Obs | _Seen | _Source | _Call) -> None:
         try:
             if isinstance(item, _Obs):
                 table.observe(item.obs)
                 for r in item.obs.readings:
                     for uid in r.unknown:
                         self._unknown_tag = {"uid": uid, "source": item.obs.source, "space": r.space, "seen_at": item.obs.at}
+            elif isinstance(item, _Seen):
+                table.chance_seen(item.seen)
             elif isinstance(item, _Source):
                 table.set_source(item.source, item.live, item.reason)
             else:
@@ -212,6 +219,11 @@ class Runtime:
     # -- inputs from devices (any thread) -------------------------------------------------------
     def submit_observation(self, obs: Observation) -> None:
         self._inbox.put(_Obs(obs))
+
+    def submit_seen(self, seen: ChanceSeen) -> None:
+        """Dice a sensor saw land (the camera's dice tray): the referee enters them if the game
+        awaits a roll (``Table.chance_seen``)."""
+        self._inbox.put(_Seen(seen))
 
     def set_source(self, source: str, live: bool, reason: Message | None = None) -> None:
         self._inbox.put(_Source(source, live, reason))

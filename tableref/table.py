@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from scorer.core.boardkit import moved_spaces
-from scorer.core.observation import Observation
+from scorer.core.observation import ChanceSeen, Observation
 from scorer.core.registry import board_kit
 from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message, player_label
 from scorer.referee.reconciler import (
@@ -76,6 +76,7 @@ _BUS_TYPE = {
 }
 
 UNDO_ARM_SECONDS = 10.0
+SEEN_EARLY_S = 20.0  # dice that landed this long before the game asks for a roll still count
 
 
 def ok(message: Message, **data: Any) -> CommandResult:
@@ -122,6 +123,9 @@ class Table:
         self.alert_silenced = False
         self._last_published: Any = None
         self._game_cache: tuple[int, int, dict[str, Any]] | None = None
+        self._seen: ChanceSeen | None = None  # the last dice landing not entered yet
+        self._seen_note: dict[str, Any] | None = None  # why the players must declare it themselves
+        self._entering_seen = False
         self.publish_state(force=True)
 
     # -- publishing ---------------------------------------------------------------------------
@@ -224,6 +228,7 @@ class Table:
             "devices": self.devices(),
             "cards_tapped": list(r.cards),
             "order_check": [move_order.question_json(game, p) for _g, p in sorted(self.session.provisional.items())],
+            "camera_note": dict(self._seen_note) if self._seen_note else None,
         })
         return out
 
@@ -277,6 +282,45 @@ class Table:
             self.bus.publish(ev.DEVICES, {"source": source, "live": live, "reason": reason.to_json() if reason else None,
                                           "devices": self.devices()}, self.clock())
 
+    def chance_seen(self, seen: ChanceSeen) -> None:
+        """Dice came to rest in the tray (the camera's ``vision.dice.DiceWatch``): entered as the
+        game's declaration (``Game.camera_declarations``) when it awaits a roll, now or within
+        ``SEEN_EARLY_S``; dice that could not be read leave a note asking for the roll to be
+        declared on the dashboard (the declaration path is the same as ever)."""
+        self._seen = seen
+        self._seen_note = None
+        self.step()
+
+    def _use_seen(self) -> None:
+        seen, s = self._seen, self.session
+        if seen is None or self._entering_seen:
+            return
+        if s.is_over():
+            self._seen = self._seen_note = None
+            return
+        game = s.game
+        if not seen.readable:
+            # the note matters only while the game awaits what a readable landing would have given
+            wanted = bool(game.camera_declarations(s.state, ChanceSeen(seen.kind, (1,), seen.source, seen.at, seen.space)))
+            self._seen_note = {"message": (seen.reason or Message.t("tableref.table.declare_unread_roll")).to_json(),
+                               "at": seen.at, "space": seen.space} if wanted else None
+            return
+        moves = game.camera_declarations(s.state, seen)
+        if not moves:
+            if self.clock() - seen.at > SEEN_EARLY_S:
+                self._seen = None  # nobody asked for that roll
+            return
+        self._entering_seen = True
+        try:
+            for move in moves:
+                res = self.declare(game.move_to_json(move), actor=seen.source)
+                if not res.ok:  # the table shows an unfinished move: tried again at the next step
+                    log.info("roll read by the %s not entered yet: %s", seen.source, res.message.en)
+                    return
+            self._seen = self._seen_note = None
+        finally:
+            self._entering_seen = False
+
     def step(self) -> list[Decision]:
         """Evaluate the table now and carry out what the reconciler decides."""
         done: list[Decision] = []
@@ -290,6 +334,7 @@ class Table:
             done.extend(decisions)
             if not accepted:
                 break
+        self._use_seen()
         self._report_disagreements()
         self.publish_state()
         return done
@@ -509,6 +554,7 @@ class Table:
         except (InvalidRecord, KeyError) as exc:
             return refused(Message.t('tableref.table.cannot_start_that_game', exc=exc))
         self.session = new
+        self._seen = self._seen_note = None
         self.reconciler = Reconciler(new.game, self.settings.reconciler)
         self._game_cache = None
         self.undo_armed_at = None

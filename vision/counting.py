@@ -3,8 +3,10 @@
 Each player colour's pixels on a space add up to an area; the pieces that explain it are the
 combination of that player's pieces (as enrolled: their footprint, swept by the parallax of
 their height at that spot) whose area is nearest, with at least as many pieces as separate
-blobs. Dark neutral pieces (China's fortress) show as a rim when a piece stands on them, so a
-smaller dark area counts there.
+blobs and near the count their shapes show (``piece_sets``, ``piece_peaks``; a kind an owner
+has only a few of, such as a Ming prince, goes where it fits best on the whole board). Dark
+neutral pieces (China's fortress) show as a rim when a piece stands on them, so a smaller dark
+area counts there.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import partial
+from typing import Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -21,17 +25,18 @@ from vision.blobs import components
 from scorer.core.types import Piece
 from vision.enrolment import PieceSize, TableModel, apparent_area
 from vision.geometry import parallax
+from vision.piece_peaks import PeakCounter
+from vision.piece_sets import Kind, allocate, best, options
 
 SPECK = 0.35  # of the smallest piece: less is noise or a fringe
 BLOB = 0.5  # of the smallest piece: a blob this big is at least one piece
-MAX_PER_KIND = 8
 CORE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # 2 px (2 mm) off every edge
 CORE_SHARE = 0.25  # a patch whose core (after that) is smaller than this share of a fragment has no body
 ONE_PIECE = 1.4  # of the smallest piece: a blob of player colours this small is one piece
 FRAGMENT = 0.6  # of the smallest piece: a patch this small touching another colour's blob is part of it
-PIECE_COST = 0.06  # each extra piece must explain this much more of the log-area
+HEAP_OF_SMALLEST = 1.3  # a blob this many times the biggest piece's apparent area is a heap of small pieces
 UNUSUAL_COST = 0.45  # a kind the space does not normally hold (layout "holds") must fit this much better
-UNUSUAL_WHOLE = 0.7  # ... and be at least this much of a whole piece (not a shadow or a fragment)
+                     # (and be at least ``piece_sets.UNUSUAL_WHOLE`` of a whole piece)
 RIM_SECTORS = 3  # of 8 directions around a piece that a neutral piece's rim must show in
 RIM_SHARE = 0.05  # ... each with at least this share of the dark pixels
 NEUTRAL_SPECK = 4.0  # mm^2: a dark part smaller than this is noise
@@ -49,13 +54,19 @@ class Counter_:
     """Counts pieces per space. ``space_of``: space index per rectified pixel (-1: none)."""
 
     def __init__(self, model: TableModel, owners: tuple[str, ...], space_of: np.ndarray,
-                 centres_mm: np.ndarray, px_per_mm: float, usual: list[tuple[str, ...] | None] | None = None):
+                 centres_mm: np.ndarray, px_per_mm: float, usual: list[tuple[str, ...] | None] | None = None,
+                 limits: Mapping[str, int] | None = None, space_areas: Sequence[float] | None = None,
+                 piece_width_mm: float | None = None):
         self.model = model
         self.owners = owners
         self.space_of = space_of
         self.centres = centres_mm
         self.s = px_per_mm
         self.usual = usual or [None] * len(centres_mm)  # per space: the kinds it normally holds
+        self.limits = dict(limits or {})  # kind -> at most this many per owner on the board (layout ``per_owner``)
+        self.space_areas = list(space_areas) if space_areas is not None else [math.inf] * len(centres_mm)
+        # pieces counted by the shape of their blobs (a hint; None: by area alone)
+        self.peaks = PeakCounter(piece_width_mm, px_per_mm) if piece_width_mm else None
         self.kinds: dict[str, list[tuple[Piece, PieceSize]]] = defaultdict(list)
         for p, size in model.sizes.items():
             self.kinds[str(p.owner)].append((p, size))
@@ -69,7 +80,11 @@ class Counter_:
         return int(self.space_of[yi, xi]) if 0 <= xi < w and 0 <= yi < h else -1
 
     def count(self, labels: np.ndarray, hand: np.ndarray, cam: np.ndarray | None, occluded: frozenset[int],
-              mass: "MassMeter | None" = None) -> tuple[dict[int, SpaceCount], list[tuple[str, float, float]]]:
+              mass: "MassMeter | None" = None, elsewhere: Mapping[Piece, int] | None = None
+              ) -> tuple[dict[int, SpaceCount], list[tuple[str, float, float]]]:
+        """Pieces per space index, and pieces lying off every space (owner, x, y in mm).
+        ``elsewhere``: pieces of limited kinds standing on spaces not read now (a partial read):
+        they use up their owners' limits."""
         neutral_i = self.owners.index("neutral") if "neutral" in self.owners else None
         labels = absorb_fragments(labels, len(self.owners), FRAGMENT * self.blob * 2 * self.s ** 2, neutral_i)
         labels = one_colour_per_piece(labels, neutral_i, ONE_PIECE * self.blob * 2 * self.s ** 2)
@@ -85,7 +100,6 @@ class Counter_:
             if not m.any():
                 continue
             n, lbl, stats, cents = components(m)
-            tallest = max((sz.height_mm for _, sz in self.kinds[owner]), default=0.0)
             for j in range(1, n):
                 a = stats[j, cv2.CC_STAT_AREA] / s2
                 if owner == "neutral":
@@ -98,7 +112,7 @@ class Counter_:
                     a = mass.area(oi, lbl, j, stats[j]) / s2
                 cx, cy = cents[j] / self.s
                 # the blob's centre lies between the footprint and the displaced top
-                d = parallax(np.array([[cx, cy]]), cam, tallest)[0] * 0.5
+                d = parallax(np.array([[cx, cy]]), cam, self._height_of(owner, a, cx, cy, cam))[0] * 0.5
                 sp = self._space(cx - d[0], cy - d[1])
                 if sp < 0:
                     sp = self._space(cx, cy)
@@ -111,18 +125,9 @@ class Counter_:
                     blobs[(sp, oi)] += 1
                     if owner != "neutral" and a > centre_of.get(sp, (0.0, 0.0, 0.0))[2]:
                         centre_of[sp] = (float(cents[j][0]), float(cents[j][1]), a)  # the biggest piece's blob (px)
-        result: dict[int, SpaceCount] = {}
-        has_player_piece: set[int] = set()
         neutral = self.owners.index("neutral") if "neutral" in self.owners else None
-        for (sp, oi), a in sorted(area.items()):
-            if sp in occluded or oi == neutral:
-                continue
-            pieces, conf = self._explain(self.owners[oi], a, max(1, blobs[(sp, oi)]), sp, cam)
-            if pieces:
-                entry = result.setdefault(sp, SpaceCount(Counter(), 1.0))
-                entry.pieces.update(pieces)
-                result[sp] = SpaceCount(entry.pieces, min(entry.confidence, conf))
-                has_player_piece.add(sp)
+        result = self._explain_all(area, blobs, labels, hand, cam, occluded, neutral, elsewhere)
+        has_player_piece = set(result)
         if neutral is not None:
             dark_dirs = self._dark_directions(labels == neutral, centre_of, has_player_piece)
             for (sp, oi), a in sorted(area.items()):
@@ -162,38 +167,87 @@ class Counter_:
             out[sp] = int((counts >= max(2, RIM_SHARE * sel.sum())).sum())
         return out
 
-    def _explain(self, owner: str, total: float, min_pieces: int, sp: int, cam: np.ndarray | None
-                 ) -> tuple[Counter, float]:
+    def _explain_all(self, area: Mapping[tuple[int, int], float], blobs: Mapping[tuple[int, int], int], labels: np.ndarray,
+                     hand: np.ndarray, cam: np.ndarray | None, occluded: frozenset[int], neutral: int | None,
+                     elsewhere: Mapping[Piece, int] | None) -> dict[int, SpaceCount]:
+        """The player pieces explaining each (space, owner)'s area (``piece_sets``). The pieces
+        of other owners on a space hide sides in a heap too: a first estimate, each colour alone,
+        says how many stand there; then each owner's few pieces of a limited kind are placed."""
+        kinds_on = {(sp, oi): self._kinds_on(self.owners[oi], sp, cam) for (sp, oi), a in area.items()
+                    if oi != neutral and sp not in occluded and a >= self.speck and self.kinds[self.owners[oi]]}
+        cores = self._cores(labels, hand, cam, {oi for _, oi in kinds_on}) if self.peaks is not None else None
+        hint = (lambda key: cores.get(key, 0)) if cores is not None else (lambda key: None)  # noqa: E731
+        alone = {key: best(options(k, area[key], max(1, blobs[key]), 0, hint(key))) for key, k in kinds_on.items()}
+        pieces_on: dict[int, int] = defaultdict(int)
+        for (sp, _), opt in alone.items():
+            pieces_on[sp] += sum(opt.pieces.values()) if opt else 0
+        result: dict[int, SpaceCount] = {}
+        for oi, owner in enumerate(self.owners):
+            per_space = {}
+            for (sp, o), kinds in sorted(kinds_on.items()):
+                if o == oi:
+                    mine = sum(alone[(sp, o)].pieces.values()) if alone[(sp, o)] else 0
+                    opts = options(kinds, area[(sp, o)], max(1, blobs[(sp, o)]), pieces_on[sp] - mine, hint((sp, o)))
+                    if opts:
+                        per_space[sp] = opts
+            budgets = [self.limits[p.kind] - (elsewhere or {}).get(p, 0) for p, _ in self.kinds[owner] if p.kind in self.limits]
+            for sp, chosen in sorted(allocate(per_space, budgets).items()):
+                if chosen.pieces:
+                    entry = result.setdefault(sp, SpaceCount(Counter(), 1.0))
+                    entry.pieces.update(chosen.pieces)
+                    result[sp] = SpaceCount(entry.pieces, min(entry.confidence, chosen.confidence))
+        return result
+
+    def _cores(self, labels: np.ndarray, hand: np.ndarray, cam: np.ndarray | None, owners: set[int]
+               ) -> dict[tuple[int, int], int]:
+        """Per (space, owner), how many pieces the shape of the owner's blobs shows (``piece_peaks``);
+        a core belongs to the space under a piece of the owner's most common (smallest) kind."""
+        out: dict[tuple[int, int], int] = {}
+        for oi in sorted(owners):
+            low = min(self.kinds[self.owners[oi]], key=lambda ps: ps[1].area_mm2)[1].height_mm
+            at = partial(self._space_at_px, cam=cam, height=low)
+            for sp, n in self.peaks.count((labels == oi) & ~hand, at).items():
+                out[(sp, oi)] = n
+        return out
+
+    def _space_at_px(self, x: float, y: float, cam: np.ndarray | None, height: float) -> int:
+        return self._space_at_foot(x / self.s, y / self.s, cam, height)
+
+    def _space_at_foot(self, x: float, y: float, cam: np.ndarray | None, height: float) -> int:
+        """The space under a piece of ``height`` whose blob is centred at (x, y) mm: the blob's
+        centre lies between the footprint and the displaced top."""
+        d = parallax(np.array([[x, y]]), cam, height)[0] * 0.5
+        sp = self._space(x - d[0], y - d[1])
+        return sp if sp >= 0 else self._space(x, y)
+
+    def _height_of(self, owner: str, area: float, x: float, y: float, cam: np.ndarray | None) -> float:
+        """How tall the pieces of a blob probably are: those of the owner's kind whose apparent
+        area there is nearest the blob's (a Ming family member's 15 mm, not its prince's 32);
+        a blob bigger than any one piece is a heap of the smallest kind."""
         kinds = self.kinds[owner]
-        if total < self.speck or not kinds:
-            return Counter(), 1.0
+        if not kinds:
+            return 0.0
+        at = np.array([[x, y]])
+        app = [(apparent_area(sz.area_mm2, float(np.linalg.norm(parallax(at, cam, sz.height_mm)[0]))), sz.height_mm)
+               for _, sz in kinds]
+        if area > HEAP_OF_SMALLEST * max(a for a, _ in app):
+            return min(app)[1]
+        return min(app, key=lambda ah: abs(math.log(max(area, 1e-6) / ah[0])))[1]
+
+    def _kinds_on(self, owner: str, sp: int, cam: np.ndarray | None) -> list[Kind]:
+        """The owner's piece kinds as they appear on space ``sp``: apparent area (footprint swept
+        by the parallax of the height there), whether the space normally holds them, how many fit
+        on it, and whether the owner has only a few."""
         at = self.centres[sp:sp + 1]
-        app = []
-        for p, size in kinds:
-            sweep = float(np.linalg.norm(parallax(at, cam, size.height_mm)[0]))
-            app.append((p, apparent_area(size.area_mm2, sweep)))
         usual = self.usual[sp]
-        unusual = [0.0 if usual is None or p.kind in usual else UNUSUAL_COST for p, _ in app]
-        best: tuple[float, tuple[int, ...]] | None = None
-        # small sets: China has two kinds per player; up to MAX_PER_KIND of the smallest, 2 of the rest
-        ranges = [range(0, MAX_PER_KIND + 1) if a == min(x[1] for x in app) else range(0, 3) for _, a in app]
-        for combo in _product(ranges):
-            k = sum(combo)
-            if k < min_pieces:
-                continue
-            pred = sum(c * a for c, (_, a) in zip(combo, app))
-            cost = abs(math.log(total / pred)) + PIECE_COST * k + sum(u for c, u in zip(combo, unusual) if c)
-            if best is None or cost < best[0]:
-                best = (cost, combo)
-        if best is None:
-            return Counter(), 0.0
-        out = Counter({p: c for c, (p, _) in zip(best[1], app) if c})
-        if all(u for c, u in zip(best[1], unusual) if c):
-            # only kinds this space does not normally hold: a whole piece, or nothing
-            one = min(a for (_, a), c in zip(app, best[1]) if c)
-            if total < UNUSUAL_WHOLE * one:
-                return Counter(), 1.0
-        return out, max(0.0, 1.0 - best[0])
+        out = []
+        for p, size in self.kinds[owner]:
+            sweep = float(np.linalg.norm(parallax(at, cam, size.height_mm)[0]))
+            capacity = max(1, int(self.space_areas[sp] // size.area_mm2)) if math.isfinite(self.space_areas[sp]) else 10 ** 6
+            app = apparent_area(size.area_mm2, sweep)
+            out.append(Kind(p, app, app - size.area_mm2, 0.0 if usual is None or p.kind in usual else UNUSUAL_COST,
+                            capacity, p.kind in self.limits))
+        return out
 
 
 def one_colour_per_piece(labels: np.ndarray, neutral: int | None, max_px: float) -> np.ndarray:
@@ -277,12 +331,3 @@ class MassMeter:
         num = ((d * u) * w8).sum(axis=1)
         den = np.maximum(((u * u) * w8).sum(axis=1), 25.0)
         return float(np.clip(num / den, 0.0, 1.0).sum())
-
-
-def _product(ranges: list[range]):
-    if not ranges:
-        yield ()
-        return
-    for v in ranges[0]:
-        for rest in _product(ranges[1:]):
-            yield (v,) + rest

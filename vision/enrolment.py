@@ -24,7 +24,7 @@ from vision.calibration import Calibration, ColourModel, nominal_model, rectifie
 from vision.errors import CalibrationError
 from vision.foreground import Foreground, LightNormaliser
 from vision.geometry import camera_from_homography, estimate_fov
-from vision.layout import Layout
+from vision.layout import Layout, SpaceShape
 
 if TYPE_CHECKING:
     from scorer.core.types import Board
@@ -203,10 +203,7 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     h, w = reference.shape[:2]
     for sid, piece in placed.items():
         sp = layout.space(sid)
-        mask = np.zeros((h, w), np.uint8)
-        grow = 12.0  # a tall piece seen obliquely leans out of its space
-        cv2.circle(mask, (int(round(sp.centre[0] * px_per_mm)), int(round(sp.centre[1] * px_per_mm))),
-                   int(round((sp.radius + grow) * px_per_mm)), 1, -1)
+        mask = _search_area(sp, layout.pieces[piece.kind].height, (w, h), px_per_mm)
         evidence = (maps.seeds & (mask > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, lbl, stats, cents = cv2.connectedComponentsWithStats(evidence, connectivity=8)
@@ -247,6 +244,25 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
         sizes[piece] = PieceSize(footprint_from_apparent(area, sweep), spec.height, spec.footprint == "circle", True)
     notes.append(f"enrolled {len(placed)} pieces")
     return TableModel(layout.id, px_per_mm, reference, protos, spreads, sizes, True, notes=tuple(notes))
+
+
+LEAN_MM = 12.0  # a piece seen obliquely leans this far out of its space ...
+LEAN_PER_HEIGHT = 0.75  # ... or this share of its height, for a tall one
+
+
+def _search_area(space: "SpaceShape", height_mm: float, size: tuple[int, int], px_per_mm: float) -> np.ndarray:
+    """Where an enrolment piece on ``space`` can show: the space grown by how far the piece may
+    lean out of it (its height decides; a circle space grows as a circle, a polygon by dilation)."""
+    w, h = size
+    grow = max(LEAN_MM, LEAN_PER_HEIGHT * height_mm)
+    mask = np.zeros((h, w), np.uint8)
+    if space.radius is not None:
+        cv2.circle(mask, (int(round(space.centre[0] * px_per_mm)), int(round(space.centre[1] * px_per_mm))),
+                   int(round((space.radius + grow) * px_per_mm)), 1, -1)
+        return mask
+    cv2.fillPoly(mask, [np.round(np.asarray(space.polygon) * px_per_mm).astype(np.int32)], 1)
+    g = int(round(grow * px_per_mm))
+    return cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
 
 
 def _with_pose(model: TableModel, H: np.ndarray, size: tuple[int, int]) -> TableModel:

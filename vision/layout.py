@@ -22,6 +22,7 @@ from scorer.core.schema import read_json, validate
 from vision.errors import LayoutError
 
 LAYOUT_DIR = Path(__file__).resolve().parent / "layouts"
+HEAP_SQUARES = 4.0  # a space holds a heap of a kind when its area is this many squares of the piece's widest extent
 
 
 @lru_cache(maxsize=None)
@@ -75,7 +76,8 @@ class SpaceShape:
 
 @dataclass(frozen=True, slots=True)
 class PieceSpec:
-    """A piece kind as seen from above: footprint (``rect`` [w, l] or ``circle`` [d]) and height."""
+    """A piece kind as seen from above: footprint (``rect`` [w, l] or ``circle`` [d]) and height;
+    ``per_owner``: how many of it one owner has on the board at most (the reader's limit)."""
 
     kind: str
     footprint: str
@@ -83,6 +85,7 @@ class PieceSpec:
     height: float
     neutral: bool
     rgb: tuple[int, int, int] | None = None
+    per_owner: int | None = None  # at most this many per owner on the board (a Ming prince: 1)
 
     @property
     def area(self) -> float:
@@ -163,6 +166,16 @@ class Layout:
     def to_json(self) -> dict[str, Any]:
         return dict(self.source)
 
+    def held_kinds(self, space: SpaceShape) -> tuple[str, ...]:
+        """The piece kinds the space normally holds (``holds``; all kinds when it does not say)."""
+        return tuple(self.holds.get(space.kind, tuple(self.pieces)))
+
+    def heap_kinds(self, space: SpaceShape) -> tuple[str, ...]:
+        """The player piece kinds of which the space holds a heap, several side by side (China's
+        emissaries on a dragon space; Ming's family members in a district, city or province space)."""
+        return tuple(k for k in self.held_kinds(space)
+                     if not self.pieces[k].neutral and space.area >= HEAP_SQUARES * self.pieces[k].max_width ** 2)
+
 
 def _circle_polygon(cx: float, cy: float, r: float, n: int = 32) -> tuple[tuple[float, float], ...]:
     t = np.linspace(0, 2 * np.pi, n, endpoint=False)
@@ -220,7 +233,7 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         if p["footprint"] == "rect" and len(size) != 2:
             raise LayoutError(f"piece {kind!r}: a rect needs [width, length]", where=f"{where} $.pieces")
         pieces[kind] = PieceSpec(kind, p["footprint"], size, float(p["height_mm"]), p["owners"] == "neutral",
-                                 tuple(p["rgb"]) if "rgb" in p else None)
+                                 tuple(p["rgb"]) if "rgb" in p else None, p.get("per_owner"))
     players = {k: tuple(v) for k, v in data.get("players", {}).items()}
     if any(not p.neutral for p in pieces.values()) and not players:
         raise LayoutError("player pieces need a 'players' colour table", where=f"{where} $.players")

@@ -42,8 +42,10 @@ class Occlusion:
 
 class OcclusionFinder:
     def __init__(self, space_masks: list[tuple[tuple[int, int, int, int], np.ndarray]], size: tuple[int, int],
-                 px_per_mm: float, biggest_piece_mm2: float):
+                 px_per_mm: float, biggest_piece_mm2: float,
+                 heaps: list[tuple[tuple[int, int, int, int], np.ndarray]] | None = None):
         self.space_masks = space_masks
+        self.heaps = heaps or []  # where a heap of pieces on one space can show (bbox, mask): see ``_heap``
         w, h = size
         self.s = px_per_mm
         e = int(round(EDGE_MM * px_per_mm))
@@ -79,15 +81,22 @@ class OcclusionFinder:
             unexpl_area = np.bincount(lbl.ravel(), weights=(unexplained > 0).ravel(), minlength=n)
             at_edge = np.bincount(lbl[self.edge].ravel(), minlength=n) > 0
             total = stats[:, cv2.CC_STAT_AREA]
-            is_hand = ((stats[:, cv2.CC_STAT_AREA] >= EDGE_HAND_PIECES * self.piece_px) & at_edge) | \
-                      (unexpl_area >= INNER_HAND_PIECES * self.piece_px) | \
-                      (total >= SLEEVE_PIECES * self.piece_px)
+            at_edge_hand = (stats[:, cv2.CC_STAT_AREA] >= EDGE_HAND_PIECES * self.piece_px) & at_edge
+            unexplained_hand = unexpl_area >= INNER_HAND_PIECES * self.piece_px
+            is_hand = at_edge_hand | unexplained_hand | (total >= SLEEVE_PIECES * self.piece_px)
             is_hand[0] = False
+            for j in np.flatnonzero(is_hand & ~at_edge_hand & ~unexplained_hand):
+                is_hand[j] = not self._heap(lbl, j, stats[j])
             if is_hand.any():
                 hand = is_hand[lbl]
         lbl_c, areas = _colour_components(labels)
         big = areas > ONE_COLOUR_PIECES * self.piece_px
         big[0] = False
+        if self.heaps and big.any():
+            for j in np.flatnonzero(big):
+                ys, xs = np.nonzero(lbl_c == j)
+                box = np.array([xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1, len(xs)])
+                big[j] = not self._heap(lbl_c, j, box)
         if big.any():
             hand |= big[lbl_c]
         if not hand.any():
@@ -114,6 +123,19 @@ class OcclusionFinder:
             if (grown[y0:y1, x0:x1] & m).any():
                 hit.add(i)
         return Occlusion(grown > 0, frozenset(hit))
+
+    def _heap(self, lbl: np.ndarray, j: int, stat: np.ndarray) -> bool:
+        """Whether region ``j`` of ``lbl`` lies where a heap of pieces on one space can show (the
+        space, grown by how far its tallest pieces lean): a Ming province space can hold a dozen
+        family members, more than any hand test's size; an arm reaches in from beyond."""
+        x, y, w, h = (int(v) for v in stat[:4])
+        for (x0, y0, x1, y1), m in self.heaps:
+            if x < x0 or y < y0 or x + w > x1 or y + h > y1:
+                continue
+            region = lbl[y:y + h, x:x + w] == j
+            if not (region & (m[y - y0:y - y0 + h, x - x0:x - x0 + w] == 0)).any():
+                return True
+        return False
 
 
 def _colour_components(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,6 @@ the hand covers, and the true homography.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
@@ -23,6 +22,9 @@ from scorer.core.types import Board, Piece
 from vision.geometry import Camera, look_at_camera
 from vision.layout import Layout, PieceSpec, SpaceShape
 from vision.markers import PIECE_DICTIONARY, dictionary, marker_bits
+from vision.dice import die_kinds
+from vision.render_dice import draw_die_pips
+from vision.scenes import random_board as random_board  # re-exported: where tests, tools and benchmarks find it
 
 TEXTURE_PX_PER_MM = 2.0
 TABLE_RGB = (120, 86, 60)
@@ -96,6 +98,7 @@ class Placement:
     angle: float
     base: float  # height of what it stands on (a house on a fortress)
     tag: int | None = None
+    face: int | None = None  # a die: the value on its top face (vision.render_dice)
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,11 @@ def board_texture(layout: Layout, px_per_mm: float = TEXTURE_PX_PER_MM) -> np.nd
     img[:] = bg
     rng = np.random.default_rng(12345)
     grain = cv2.GaussianBlur(rng.normal(0, 6, (H, W)).astype(np.float32), (0, 0), 3)
-    img = np.clip(img.astype(np.float32) + grain[..., None], 0, 255).astype(np.uint8)
+    for y0 in range(0, H, 256):  # in bands: two board-sized float copies added to the start-up peak
+        band = img[y0:y0 + 256].astype(np.float32)
+        band += grain[y0:y0 + 256, :, None]
+        img[y0:y0 + 256] = np.clip(band, 0, 255, out=band).astype(np.uint8)
+    del grain
     s = px_per_mm
 
     def pts(poly: Iterable[Sequence[float]]) -> np.ndarray:
@@ -238,8 +245,25 @@ def _packed(space: SpaceShape, radii: Sequence[float], rng: np.random.Generator)
         ring += 1
     for x, y in out:
         if not space.contains(x, y, -r + 0.6):
-            raise PlacementError(f"too many pieces for space {space.id}")
+            return _grid(space, radii, rng)
     return out
+
+
+def _grid(space: SpaceShape, radii: Sequence[float], rng: np.random.Generator) -> list[tuple[float, float]]:
+    """Last resort for a long, crowded space (a Ming province space with a dozen family members):
+    pieces on random cells of a square grid that fills it, shaken a little."""
+    r = max(radii) if radii else 1.0
+    pitch = 2 * r + 0.4
+    xs = [p[0] for p in space.polygon]
+    ys = [p[1] for p in space.polygon]
+    x0, y0 = min(xs) + r, min(ys) + r
+    cells = [(x0 + i * pitch, y0 + j * pitch) for j in range(int((max(ys) - min(ys) - 2 * r) // pitch) + 1)
+             for i in range(int((max(xs) - min(xs) - 2 * r) // pitch) + 1)]
+    cells = [(x, y) for x, y in cells if space.contains(x, y, -r + 0.6)]
+    if len(cells) < len(radii):
+        raise PlacementError(f"too many pieces for space {space.id}")
+    pick = rng.choice(len(cells), size=len(radii), replace=False)
+    return [(cells[int(i)][0] + float(rng.uniform(-0.2, 0.2)), cells[int(i)][1] + float(rng.uniform(-0.2, 0.2))) for i in pick]
 
 
 def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter: float = 2.0,
@@ -290,9 +314,28 @@ def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter:
             if taken:
                 raise PlacementError(f"cannot fit the pieces on space {space_id}")
             spots = _packed(space, radii, rng)
+        outlines: list[np.ndarray] = []
         for p, (x, y) in zip(players, spots):
-            out.append(Placement(space_id, p, x, y, float(rng.uniform(0, 180)), 0.0, _take_tag(tag_pool, p)))
+            spec = layout.pieces[p.kind]
+            angle = float(rng.uniform(0, 180))
+            if spec.footprint == "rect" and outlines:
+                # square pieces side by side: turned so that they touch at most, as real ones do
+                for _ in range(12):
+                    if not _overlaps(spec.outline(x, y, angle), outlines):
+                        break
+                    angle = float(rng.uniform(0, 180))
+            outlines.append(spec.outline(x, y, angle))
+            out.append(Placement(space_id, p, x, y, angle, 0.0, _take_tag(tag_pool, p)))
     return tuple(out)
+
+
+def _overlaps(outline: np.ndarray, others: Sequence[np.ndarray], tolerance_mm2: float = 0.5) -> bool:
+    a = outline.astype(np.float32)
+    for o in others:
+        area, _ = cv2.intersectConvexConvex(a, o.astype(np.float32))
+        if area > tolerance_mm2:
+            return True
+    return False
 
 
 def _take_tag(pool: dict[Piece, list[int]], piece: Piece) -> int | None:
@@ -469,9 +512,12 @@ def _table(size: tuple[int, int], seed: int) -> np.ndarray:
 
 def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), *,
            tag_map: TagMap | None = None, placements: Sequence[Placement] | None = None,
-           tag_dictionary: str = PIECE_DICTIONARY, texture: np.ndarray | None = None) -> Rendered:
+           tag_dictionary: str = PIECE_DICTIONARY, texture: np.ndarray | None = None,
+           dice: Sequence[int] | None = None) -> Rendered:
     """Render ``board`` (pieces per space) as a camera frame under ``conditions``. ``texture``:
     the printed board at ``TEXTURE_PX_PER_MM`` (BGR), instead of the layout's own artwork.
+    ``dice``: the top faces of the board's dice (pieces its dice spaces hold), in placement order;
+    a die without one shows a face drawn from the seed (``Truth.placements`` say which).
 
     With ``tag_map`` (tag id -> piece) every piece carries a printed tag on its top face; the
     tags are handed out in id order for each piece type (``tag_dictionary``: which codes).
@@ -483,6 +529,8 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
     Hb = cam.homography()
     if placements is None:
         placements = place_pieces(layout, board, rng, c.jitter_mm, tags_by_piece(tag_map) if tag_map else None)
+    dice_rng = np.random.default_rng([c.seed, 6])  # its own stream: frames without dice stay as they were
+    placements = with_faces(layout, placements, dice, dice_rng)
     img = _table_cached(c.size, c.seed % 4).copy()
     tex = _board_texture_cached(id(layout), layout) if texture is None else texture
     S = np.diag([TEXTURE_PX_PER_MM, TEXTURE_PX_PER_MM, 1.0])
@@ -501,6 +549,8 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
         rgb = np.clip(np.asarray(rgb, float) + jit, 0, 255)
         outline = spec.outline(pl.x, pl.y, pl.angle)
         top = _draw_prism(img, cam, outline, pl.base, pl.base + spec.height, rgb, light)
+        if pl.face is not None:
+            draw_die_pips(img, cam, outline, pl.base, pl.base + spec.height, pl.face, light, dice_rng)
         bottom = cam.project(outline, -pl.base)
         piece_masks.setdefault(pl.space, []).append(cv2.convexHull(np.vstack([top, bottom]).astype(np.float32)))
         if pl.tag is not None:
@@ -579,6 +629,23 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = Truth(board, occluded, Hb, cam, tuple(placements), covered_markers)
     return Rendered(out, truth, c)
+
+
+def with_faces(layout: Layout, placements: Sequence[Placement], dice: Sequence[int] | None,
+               rng: np.random.Generator) -> tuple[Placement, ...]:
+    """Each die among ``placements`` with its top face: the next of ``dice``, else its own, else
+    one drawn from ``rng``."""
+    from dataclasses import replace
+
+    kinds = die_kinds(layout)
+    given = list(dice or ())
+    out = []
+    for pl in placements:
+        if pl.piece.kind in kinds:
+            face = given.pop(0) if given else (pl.face or int(rng.integers(1, 7)))
+            pl = replace(pl, face=int(face))
+        out.append(pl)
+    return tuple(out)
 
 
 def _covered(layout: Layout, cam: Camera, hand_mask: np.ndarray, piece_masks: Mapping[str, list[np.ndarray]]
@@ -681,35 +748,6 @@ def random_conditions(layout: Layout, rng: np.random.Generator, *, size: tuple[i
         light_deg=float(rng.uniform(0, 360)),
         seed=int(rng.integers(2**31)),
     )
-
-
-def random_board(layout: Layout, rng: np.random.Generator, players: Sequence[str] | None = None,
-                 occupancy: float = 0.5, max_on_dragon: int = 6) -> Board:
-    """A random but physically possible position: houses (some on fortresses) on sites and
-    emissaries of several colours on dragon spaces."""
-    players = list(players or layout.players.keys())
-    kinds = layout.pieces
-    house = next((k for k in ("house",) if k in kinds), layout.player_kinds()[0])
-    emissary = next((k for k in ("emissary",) if k in kinds), house)
-    neutral = layout.neutral_kinds()
-    cells: dict[str, Counter[Piece]] = {}
-    for sp in layout.spaces:
-        c: Counter[Piece] = Counter()
-        if sp.kind == "dragon":
-            if rng.random() < occupancy:
-                for _ in range(int(rng.integers(1, max_on_dragon + 1))):
-                    c[Piece(players[int(rng.integers(len(players)))], emissary)] += 1
-        else:
-            r = rng.random()
-            if neutral and r < 0.08:
-                c[Piece("neutral", neutral[0])] += 1
-                if rng.random() < 0.6:
-                    c[Piece(players[int(rng.integers(len(players)))], house)] += 1
-            elif r < occupancy + 0.08:
-                c[Piece(players[int(rng.integers(len(players)))], house)] += 1
-        if c:
-            cells[sp.id] = c
-    return Board.from_counts(cells)
 
 
 DEFAULT_SET = {"house": 20, "emissary": 9, "fortress": 5}  # China: per player; fortresses in all

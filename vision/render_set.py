@@ -4,9 +4,11 @@ render-set``).
 
 Per table: one camera (field of view, pose); ``tables/<t>/empty.jpg`` (the empty board, calm: no
 hand, no person's shadow, little blur and noise) and ``enrol.jpg`` / ``enrol.json``, taken right
-after it under the same light: one piece of each type on its own space (houses and the fortress
-on sites, each emissary on its own dragon space).
-Frames of a table keep its pose with small perturbations (a camera knocked a little); pieces,
+after it under the same light: one piece of each type on its own space of a kind that holds it
+(``enrol_board``: China's houses and the fortress on sites, each emissary on its own dragon
+space; Ming's family members in cloisters, each prince in a district).
+Frames of a table keep its pose with small perturbations (a camera knocked a little); pieces
+(``vision.scenes``: from the layout, or positions of random games with ``positions="game"``),
 light and image quality are drawn per frame:
 
 =====================  ==========================================  =============================
@@ -50,7 +52,8 @@ import numpy as np
 from scorer.core.types import Board, Piece
 from vision.evaluate import truth_to_json
 from vision.layout import Layout
-from vision.render import Conditions, random_board, random_conditions, render
+from vision.render import Conditions, random_conditions, render
+from vision.scenes import random_position
 
 SIZE = (1280, 720)
 TILT = (0.0, 35.0)
@@ -119,20 +122,28 @@ def conditions(layout: Layout, pose: Pose, rng: np.random.Generator, hands: floa
 
 
 def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
-    """One piece of each type: every player's house and the neutral pieces on sites, every
-    player's emissary on a dragon space of its own (on a site when there are too few)."""
-    sites = [s.id for s in layout.spaces if s.kind != "dragon"]
-    dragons = [s.id for s in layout.spaces if s.kind == "dragon"]
+    """One piece of each type, each alone on a random space of a kind that holds it: on a space
+    for one piece (China's house and fortress on sites, Ming's family member in a cloister) when
+    such a space holds the kind, else on a space for a heap (China's emissary on a dragon space,
+    Ming's prince in a district); on any space when none is left."""
+    sites = [s.id for s in layout.spaces if not layout.heap_kinds(s)]
+    heaps = [s.id for s in layout.spaces if layout.heap_kinds(s)]
     rng.shuffle(sites)
-    rng.shuffle(dragons)
+    rng.shuffle(heaps)
+    holds = {s.id: layout.held_kinds(s) for s in layout.spaces}
     cells: dict[str, list[Piece]] = {}
     players = list(layout.players)
     for kind, spec in layout.pieces.items():
         owners = ["neutral"] if spec.neutral else players
-        small_round = spec.footprint == "circle" and not spec.neutral
         for owner in owners:
-            pool = dragons if small_round and dragons else sites
-            cells[pool.pop()] = [Piece(owner, kind)]
+            pools = [sites, heaps] if any(kind in holds[s] for s in sites) else [heaps, sites]
+            pool = next((p for p in pools if any(kind in holds[s] for s in p)), None)
+            if pool is None:
+                pool = next(p for p in pools if p)
+                cells[pool.pop()] = [Piece(owner, kind)]
+                continue
+            at = max(i for i, s in enumerate(pool) if kind in holds[s])  # the last that holds it
+            cells[pool.pop(at)] = [Piece(owner, kind)]
     return Board.from_counts(cells)
 
 
@@ -144,8 +155,10 @@ def _write_jpeg(path: Path, image: np.ndarray, quality: int) -> None:
 
 
 def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, hands: float = 0.3, tables: int = 1,
-               progress: Callable[[int, int, str], None] | None = None) -> dict:
-    """Write the set; returns its set.json. Frame i belongs to table ``t<i mod tables + 1>``."""
+               positions: str = "layout", progress: Callable[[int, int, str], None] | None = None) -> dict:
+    """Write the set; returns its set.json. Frame i belongs to table ``t<i mod tables + 1>``.
+    ``positions``: where the pieces come from (``vision.scenes.random_position``: ``layout``, or
+    ``game`` for positions reached in random games of the layout's game)."""
     out = Path(out)
     for d in ("frames", "truth", "tables"):
         (out / d).mkdir(parents=True, exist_ok=True)
@@ -169,7 +182,7 @@ def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, h
         stem = f"{tid}-{i:0{width}d}"
         pose = perturb(poses[tid], rng)
         c, q = conditions(layout, pose, rng, hands)
-        r = render(layout, random_board(layout, rng), c)
+        r = render(layout, random_position(layout, rng, positions), c)
         _write_jpeg(out / "frames" / f"{stem}.jpg", r.image, q)
         truth = truth_to_json(r.truth.board, r.truth.occluded, table=tid, markers_covered=r.truth.markers_covered)
         (out / "truth" / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", "utf-8")
@@ -178,7 +191,7 @@ def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, h
         if progress:
             progress(i + 1, frames, stem)
     info = {"board": layout.id, "source": "tableref vision render-set (the project's own renderer, vision.render)",
-            "split": "tune", "seed": seed, "frames": frames, "tables": tables, "hands": hands,
+            "split": "tune", "seed": seed, "frames": frames, "tables": tables, "hands": hands, "positions": positions,
             "note": "the reader was developed on this renderer: not an independent test",
             "conditions": described}
     (out / "set.json").write_text(json.dumps(info, indent=1) + "\n", "utf-8")

@@ -2,8 +2,14 @@
 
 Per 8-px block, the gradient energy of the frame is compared with the empty board's, after
 taking off each image's noise floor (the energy of blocks without print) and relative to the
-frame's own typical ratio (so blur, focus and noise level cancel out). Blocks with print whose
+frame's own typical ratio (so focus and noise level cancel out). Blocks with print whose
 energy dropped far below the frame's typical ratio have lost their print.
+
+Blur takes more energy from thin lines than from bold print, so on a board of thin lines (Ming's
+boxes) a blurred frame's lines would all look faint against its bold parts: the empty board is
+also compared blurred as much as the frame is (of a few levels, the one against which the
+frame's print blocks agree best). Print lost against that is lost; print that only faded against
+the sharp board counts next to such a block (the edge of a hand), not on its own.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ import numpy as np
 BLOCK = 8
 PRINT_FACTOR = 3.0  # a block "has print" when its energy is this many times the plain blocks'
 LOST_RATIO = 0.35  # of the frame's median ratio: print this much fainter is hidden
+EDGE_BLOCKS = 1  # print faded against the sharp board counts this many blocks around print lost (a hand's edge)
+BLUR_LEVELS = (0.0, 1.0, 1.5, 2.0, 3.0)  # px: how blurred the empty board is compared (the frame's blur is not known)
 
 
 def _energy(l: np.ndarray, small: tuple[int, int]) -> np.ndarray:
@@ -30,7 +38,12 @@ class PrintWatcher:
         e = _energy(cv2.GaussianBlur(reference_l, (0, 0), 1.0), self.small)
         floor = float(np.percentile(e, 30))
         self.has_print = e > PRINT_FACTOR * max(floor, 1e-3)
-        self.ref = np.maximum(e - floor, 1e-3)
+        self.refs = []  # the empty board's print energy, blurred as a frame may be
+        for sigma in BLUR_LEVELS:
+            eb = e if sigma == 0 else _energy(cv2.GaussianBlur(reference_l, (0, 0), float(np.hypot(1.0, sigma))), self.small)
+            fb = float(np.percentile(eb, 30))
+            self.refs.append(np.maximum(eb - fb, 1e-3))
+        self.ref = self.refs[0]
 
     def lost(self, frame_l: np.ndarray) -> np.ndarray:
         """Blocks whose print vanished, as a full-size bool mask."""
@@ -39,7 +52,28 @@ class PrintWatcher:
         e = _energy(cv2.GaussianBlur(frame_l, (0, 0), 1.0), self.small)
         plain = e[~self.has_print]
         floor = float(np.percentile(plain, 50)) if plain.size else 0.0
-        ratio = np.maximum(e - floor, 0.0) / self.ref
-        typical = float(np.median(ratio[self.has_print]))
-        lost = (self.has_print & (ratio < LOST_RATIO * typical)).astype(np.uint8)
+        energy = np.maximum(e - floor, 0.0)
+        found = []
+        for ref in self.refs:
+            ratio = energy / ref
+            r = ratio[self.has_print]
+            typical = float(np.median(r))
+            spread = float(np.percentile(r, 75) - np.percentile(r, 25)) / max(typical, 1e-6)
+            found.append((spread, self.has_print & (ratio < LOST_RATIO * typical)))
+        sharp = found[0][1]  # against the empty board as it is
+        matched = min(found, key=lambda f: f[0])[1]  # against it blurred as much as the frame
+        # what faded against the sharp board counts where it joins print lost against the matched
+        # one (a hand's edge); alone it is only blur taking thin lines
+        lost = _grow_into(matched, sharp, EDGE_BLOCKS).astype(np.uint8)
         return cv2.resize(lost, self.size, interpolation=cv2.INTER_NEAREST) > 0
+
+
+def _grow_into(seeds: np.ndarray, mask: np.ndarray, steps: int) -> np.ndarray:
+    """``seeds`` grown ``steps`` blocks (8-connected) into ``mask``."""
+    if seeds is mask or not seeds.any():
+        return seeds
+    out = seeds
+    ring = np.ones((3, 3), np.uint8)
+    for _ in range(steps):
+        out = out | (mask & (cv2.dilate(out.astype(np.uint8), ring) > 0))
+    return out

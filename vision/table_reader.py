@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Callable
 
 import cv2
@@ -25,7 +26,7 @@ from vision.counting import Counter_, MassMeter, SpaceCount
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
 from vision.foreground import Foreground, ForegroundMaps, LightNormaliser, grow_pieces
-from vision.layout import Layout
+from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
 from vision.pose_refine import PoseRefiner, print_registration
 from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
@@ -40,6 +41,7 @@ PARTIAL_MARGIN_MM = 25.0  # the crop around them: whole pieces, with their fring
 PARTIAL_MAX_SHARE = 0.35  # of the board: a bigger crop is read as a full read
 PARTIAL_HAND_SHARE = 0.5  # unexplained evidence of this many pieces' area in the crop: read everything
 SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belongs to it
+LEAN_PER_HEIGHT = 0.8  # a piece's top shows up to this share of its height away from its foot (oblique views)
 
 
 class TableReader:
@@ -69,10 +71,16 @@ class TableReader:
         self.space_masks = self._space_masks(w, h)
         self.space_of = self._space_map(w, h)
         biggest = max(sz.area_mm2 for sz in model.sizes.values())
-        self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest)
+        self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, self._heap_zones(w, h))
         centres = np.array([sp.centre for sp in layout.spaces], float)
         usual = [layout.holds.get(sp.kind) for sp in layout.spaces]
-        self.counter = Counter_(model, self.colours.owners, self.space_of, centres, self.s, usual)
+        limits = {k: spec.per_owner for k, spec in layout.pieces.items() if spec.per_owner}
+        narrowest = min((layout.pieces[k].min_width for k in layout.player_kinds()), default=None)
+        self.counter = Counter_(model, self.colours.owners, self.space_of, centres, self.s, usual, limits,
+                                [sp.area for sp in layout.spaces], narrowest)
+        # how far a space reaches from its centre (a polygon's farthest corner): a change that near is on it
+        self._reach = np.array([sp.radius if sp.radius is not None else
+                                max(np.hypot(x - sp.centre[0], y - sp.centre[1]) for x, y in sp.polygon) for sp in layout.spaces])
         self.change = ChangeWatcher(layout.size)
         self._owner_colours = [model.colours[o].mean(axis=0) for o in self.colours.owners]
         self._last: Detection | None = None
@@ -108,19 +116,30 @@ class TableReader:
         self._last = None
 
     # ------------------------------------------------------------------ set-up
-    def _space_masks(self, w: int, h: int) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
+    def _heap_zones(self, w: int, h: int) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
+        """Where a heap of pieces on a space that holds heaps can show: the space grown by how far
+        its tallest held piece leans in an oblique view (for the hand test)."""
         out = []
-        g = int(round(4 * self.s))
         for sp in self.layout.spaces:
-            poly = np.asarray(sp.polygon) * self.s
-            x0, y0 = np.floor(poly.min(axis=0)).astype(int) - g
-            x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + g + 1
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            cv2.fillPoly(m, [np.round((poly - [x0, y0])).astype(np.int32)], 1)
-            m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
-            out.append(((x0, y0, x1, y1), m))
+            if self.layout.heap_kinds(sp):
+                tallest = max(self.layout.pieces[k].height for k in self.layout.held_kinds(sp))
+                out.append(self._grown_mask(sp, LEAN_PER_HEIGHT * tallest + 4.0, w, h))
         return out
+
+    def _space_masks(self, w: int, h: int) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
+        return [self._grown_mask(sp, 4.0, w, h) for sp in self.layout.spaces]
+
+    def _grown_mask(self, sp: SpaceShape, grow_mm: float, w: int, h: int) -> tuple[tuple[int, int, int, int], np.ndarray]:
+        """A space's outline grown by ``grow_mm``, as (bbox, mask) in board pixels."""
+        g = int(round(grow_mm * self.s))
+        poly = np.asarray(sp.polygon) * self.s
+        x0, y0 = np.floor(poly.min(axis=0)).astype(int) - g
+        x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + g + 1
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(m, [np.round((poly - [x0, y0])).astype(np.int32)], 1)
+        m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+        return (x0, y0, x1, y1), m
 
     def _space_map(self, w: int, h: int) -> np.ndarray:
         lab = np.full((h, w), -1, np.int16)
@@ -146,8 +165,7 @@ class TableReader:
         if pts is None or self.light.field is None or not len(pts):
             return None
         centres = self.counter.centres
-        radii = np.array([sp.radius or 20.0 for sp in self.layout.spaces])
-        d = np.linalg.norm(pts[:, None, :] - centres[None, :, :], axis=2) - radii[None, :]
+        d = np.linalg.norm(pts[:, None, :] - centres[None, :, :], axis=2) - self._reach[None, :]
         redo = np.flatnonzero((d <= PARTIAL_REACH_MM).any(axis=0))
         if not len(redo):
             return None
@@ -176,8 +194,14 @@ class TableReader:
         lab = np.zeros((h, w, 3), np.float32)
         lab[y0:y1, x0:x1] = maps.lab
         cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
-        counts, _ = self.counter.count(labels, np.zeros((h, w), bool), cam, frozenset(),
-                                       MassMeter(lab, self.fg.ref, labels, self._owner_colours))
+        again = set(redo.tolist())
+        others = frozenset(i for i in range(len(self.layout.spaces)) if i not in again)
+        kept: Counter = Counter()  # pieces of the spaces not read again: they count against per-owner limits
+        for i in others:
+            for piece, n in self._last.spaces[i].pieces:
+                kept[piece] += n
+        counts, _ = self.counter.count(labels, np.zeros((h, w), bool), cam, others,
+                                       MassMeter(lab, self.fg.ref, labels, self._owner_colours), kept)
         return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
 
     def _partial_detection(self, redo: np.ndarray, counts: dict, reg: Registration, thumb: np.ndarray, at: float,
@@ -216,11 +240,18 @@ class TableReader:
         return SpaceResult(sid, tuple(sorted(c.pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
                            round(c.confidence, 3))
 
+    def _known_pose(self, size: tuple[int, int]) -> np.ndarray | None:
+        """The last good pose, or the enrolment photo's (a mounted camera stays there)."""
+        if self._pose is not None:
+            return self._pose
+        if self.model.pose is not None and tuple(self.model.frame_size or ()) == size:
+            return self.model.pose
+        return None
+
     def _register_by_print(self, gray: np.ndarray, reg: Registration) -> Registration:
         """Too few markers: the last good pose (or the enrolment photo's), refined on the print."""
         size = (gray.shape[1], gray.shape[0])
-        H0 = self._pose if self._pose is not None else (
-            self.model.pose if self.model.pose is not None and tuple(self.model.frame_size or ()) == size else None)
+        H0 = self._known_pose(size)
         if H0 is None or reg.status == RegistrationStatus.TOO_OBLIQUE:
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
         got = self.refiner.refine(gray, H0)
@@ -230,22 +261,39 @@ class TableReader:
         return print_registration(got[0], reg.missing, reg.found, size)
 
     def _register(self, gray: np.ndarray) -> Registration:
-        """By the corner markers; else (or refining the board's outline) by the print."""
+        """By the corner markers; else by the print. Registered by the board's outline or by
+        three markers only: checked and refined on the print (``_checked_on_print``)."""
         reg = self.registrar.update(gray)
         if not reg.usable:
             reg = self._register_by_print(gray, reg)
-        elif reg.message is OUTLINE_MESSAGE:
-            # the board's edge places it to a few pixels (worse where the lens bends it): the
-            # known pose refined on the print does better, then the outline refined on it
-            better = self._register_by_print(gray, reg)
-            if not better.usable:
-                got = self.refiner.refine(gray, reg.homography)
-                better = print_registration(got[0], reg.missing, reg.found, reg.image_size) if got else reg
-            reg = better
+        elif reg.message is OUTLINE_MESSAGE or (reg.fresh and reg.missing):
+            reg = self._checked_on_print(gray, reg)
             self._pose = reg.homography
         else:
             self._pose = reg.homography
         return reg
+
+    def _checked_on_print(self, gray: np.ndarray, reg: Registration) -> Registration:
+        """The board's edge places it to a few pixels (worse where the lens bends it), and three
+        markers in an L extrapolate the fourth corner by several mm when one of them is blurred.
+        So that registration, and it and the known pose each refined on the print, are candidates;
+        the one that lays the frame's print best on the empty board's wins (``PoseRefiner.alignment``)
+        and is refined once more if that lays it better still."""
+        candidates = [reg.homography]
+        for start in (self._known_pose((gray.shape[1], gray.shape[0])), reg.homography):
+            got = self.refiner.refine(gray, start) if start is not None else None
+            if got is not None:
+                candidates.append(got[0])
+        scored = [(self.refiner.alignment(gray, H), i, H) for i, H in enumerate(candidates)]
+        score, i, H = max(scored, key=lambda c: (c[0], -c[1]))  # a tie: the earlier candidate
+        again = self.refiner.refine(gray, H)
+        if again is not None and self.refiner.alignment(gray, again[0]) > score:
+            H, i = again[0], 1
+        if i == 0:
+            return reg
+        if reg.message is OUTLINE_MESSAGE:
+            return print_registration(H, reg.missing, reg.found, reg.image_size)
+        return replace(reg, homography=H)
 
     def board_view(self, frame: np.ndarray) -> tuple[Registration, np.ndarray | None, ForegroundMaps | None]:
         """The frame registered, rectified and light-corrected, with its foreground maps (None,

@@ -24,6 +24,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Iterator, Mapping, TypeVar
 
+from scorer.core.observation import ChanceSeen
 from scorer.core.results import Outcome, Scoreboard
 from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message, Violation
 
@@ -212,6 +213,14 @@ class Game(ABC, Generic[S, M]):
 
     @abstractmethod
     def explain(self, state: S, sensed: Board) -> tuple[Explanation[M], ...]: ...
+
+    def camera_declarations(self, state: S, seen: "ChanceSeen") -> tuple[M, ...]:
+        """The declared inputs a sensor has just read by itself (``scorer.core.observation.ChanceSeen``:
+        dice landed in the tray), as moves to enter now, marked with the sensor as their source;
+        empty when the game awaits no such input (the referee keeps a landing for a little while,
+        in case the move that calls for it is accepted just after). Default: none; a game whose
+        chance inputs a camera can see overrides it."""
+        return ()
 
     # -- records ---------------------------------------------------------------------------
     @abstractmethod

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from scorer.core.types import Board, Piece, SpaceId
+from scorer.core.types import Board, Message, Piece, SpaceId
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,3 +67,26 @@ class Observation:
     def board(self) -> Board:
         """The visible, unoccluded part as a board."""
         return Board.from_counts({r.space: r.counter() for r in self.readings if not r.occluded})
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceSeen:
+    """A chance result a sensor read by itself: dice come to rest in a tray, as the camera saw
+    them land (``vision.dice.DiceWatch``). ``values`` is empty when the dice could not be read;
+    ``reason`` then says why, for the players. A game turns what it can use into declared moves
+    (``Game.camera_declarations``)."""
+
+    kind: str  # "dice"
+    values: tuple[int, ...]
+    source: str = "camera"
+    at: float = 0.0
+    space: str | None = None
+    reason: Message | None = None
+
+    @property
+    def readable(self) -> bool:
+        return bool(self.values)
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "values": list(self.values), "source": self.source, "at": self.at,
+                "space": self.space, "reason": self.reason.to_json() if self.reason else None}

@@ -66,7 +66,7 @@ def layout(board: Mapping[str, Any]) -> dict[str, Any]:
         spaces.append(polygon_space(f"province-space-{pid}", "province-space", rect(cx - 70, ey, cx + 40, ey + 62), region=pid))
         regions.append(region(f"display-{pid}", rect(cx + 48, ey - 2, cx + 92, ey + 64), tint=[210, 210, 210]))
     pieces = {"family": {"footprint": "rect", "size_mm": [12, 12], "height_mm": 15, "owners": "players"},
-              "prince": {"footprint": "circle", "size_mm": [18], "height_mm": 32, "owners": "players"}}
+              "prince": {"footprint": "circle", "size_mm": [18], "height_mm": 32, "owners": "players", "per_owner": 1}}
     holds = {"district": ["family", "prince"], "cloister": ["family"], "city": ["family"], "province-space": ["family"]}
     return layout_doc(
         layout_id=board["id"], game="ming", board=board["id"], source=f"scorer/games/ming/boards/{board['id']}.json",

@@ -42,14 +42,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--loop", action="store_true", help="start a new game after each one (until Ctrl-C)")
     d.add_argument("--no-camera", action="store_true", help="leave the synthetic camera out (the sensor board then covers every space)")
     d.add_argument("--camera-only", action="store_true",
-                   help="no sensor board: the synthetic camera alone referees the China game, after enrolling the table "
-                        "as the dashboard's camera enrolment page does")
+                   help="no sensor board: the synthetic camera alone referees the game (China, or a --game whose demo the "
+                        "camera reads: ming), after enrolling the table as the dashboard's camera enrolment page does")
     from tableref.demo_script import GAME_DEMOS
 
     d.add_argument("--game", choices=["china", *GAME_DEMOS], default="china",
                    help="which game to referee (default china: the whole game). The other games' demos are short: a few "
-                        "turns including an illegal move and its correction, then the scoreboard; they use the sensor board "
-                        "only (no camera) and declare what no sensor sees (draws ...) as the dashboard would")
+                        "turns including an illegal move and its correction, then the scoreboard; they declare what no sensor "
+                        "sees (draws ...) as the dashboard would. Ming's is read by the synthetic camera and the sensor board "
+                        "(as China's), the others by the sensor board only")
     d.add_argument("--mqtt", metavar="HOST[:PORT]",
                    help="also publish the table's events and state to this MQTT broker under tableref/demo/ (docs/runtime.md)")
     d.set_defaults(func=cmd_demo)
@@ -156,8 +157,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from tableref.console import ConsolePrinter, format_scoreboard
-    from tableref.demo import (DEMO_PIN, SCRIPT, SETUP, DemoStopped, build_demo, build_game_demo, demo_data_dir, enrol_camera, game_demo, intro,
-                               run_script)
+    from tableref.demo import (DEMO_PIN, GAME_DEMOS, SCRIPT, SETUP, DemoStopped, build_demo, build_game_demo, demo_data_dir, enrol_camera,
+                               game_demo, intro, run_script)
     from tableref.runtime import start_dashboard
 
     if args.speed <= 0:
@@ -165,8 +166,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     mqtt_settings = _mqtt_arg(args.mqtt) if getattr(args, "mqtt", None) else None
     game_id = getattr(args, "game", "china")
     camera_only = bool(getattr(args, "camera_only", False))
-    if camera_only and game_id != "china":
-        raise DemoArgError("--camera-only plays China (vision layouts exist only for China's boards)")
     if camera_only and args.no_camera:
         raise DemoArgError("--camera-only and --no-camera contradict each other")
     data_dir, temporary = demo_data_dir(args.data_dir)
@@ -178,8 +177,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         setup, script, m = dict(SETUP), SCRIPT, intro()
     else:
         gd = game_demo(game_id)
+        if camera_only and not gd.camera:
+            raise DemoArgError(f"--camera-only: the {game_id} demo is not read by the synthetic camera (the china and "
+                               f"{', '.join(g for g in GAME_DEMOS if game_demo(g).camera)} demos are)")
         timings["quiet_timeout"] = max(1.0, gd.quiet_timeout / speed)
-        demo = build_game_demo(gd, data_dir, **timings)
+        demo = build_game_demo(gd, data_dir, camera=False if args.no_camera else None, camera_only=camera_only, **timings)
         setup, script, m = dict(gd.setup, game=gd.game_id), gd.script, gd.intro
     rt = demo.runtime
     if mqtt_settings is not None:

@@ -116,6 +116,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rs.add_argument("--seed", type=int, default=0)
     rs.add_argument("--hands", type=float, default=0.3, help="share of frames with a hand over the board")
     rs.add_argument("--tables", type=int, default=1, help="number of tables (camera poses and lamps)")
+    rs.add_argument("--positions", choices=("layout", "game"), default="layout",
+                    help="where the pieces come from: layout = random pieces on the spaces that hold them (default); "
+                         "game = positions reached in random complete games of the layout's game (its engine's simulator)")
     rs.set_defaults(func=cmd_render_set)
 
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
@@ -427,7 +430,7 @@ def cmd_render_set(args: argparse.Namespace) -> int:
         raise VisionError(f"{out} already exists and is not an empty folder: choose a new one")
     show = _progress_printer("rendered")
     info = render_set(layout, out, args.frames, seed=args.seed, hands=args.hands, tables=args.tables,
-                      progress=lambda i, n, stem: show(i, n, stem))
+                      positions=args.positions, progress=lambda i, n, stem: show(i, n, stem))
     hands = sum(1 for c in info["conditions"].values() if c["hand"])
     print(f"{out}: {args.frames} frames ({hands} with a hand), {args.tables} table(s), board {layout.id}")
     return 0

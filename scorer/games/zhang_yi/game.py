@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from scorer.core.game import Explanation
+from scorer.core.observation import ChanceSeen
 from scorer.core.types import Board
+from scorer.games.zhang_yi.camera import camera_declarations
 from scorer.games.zhang_yi.engine import ZhangYiEngine
 from scorer.games.zhang_yi.explain import explain
 from scorer.games.zhang_yi.moves import ZhangYiMove
@@ -11,10 +13,14 @@ from scorer.games.zhang_yi.state import ZhangYiState
 
 
 class ZhangYiGame(ZhangYiEngine):
-    """Kept apart from ``ZhangYiEngine`` so the rules do not depend on sensing: only this class knows explain.py."""
+    """Kept apart from ``ZhangYiEngine`` so the rules do not depend on sensing: only this class knows
+    explain.py (sensed boards) and camera.py (the die the camera read)."""
 
     def explain(self, state: ZhangYiState, sensed: Board) -> tuple[Explanation[ZhangYiMove], ...]:
         return explain(self, state, sensed)
+
+    def camera_declarations(self, state: ZhangYiState, seen: ChanceSeen) -> tuple[ZhangYiMove, ...]:
+        return camera_declarations(state, seen)
 
 
 GAME = ZhangYiGame()

@@ -167,6 +167,10 @@
       pend.append(el("span", { class: "muted", text: t("score.pending") + " " }), el("span", { text: pick(s.pending.description) }));
     }
     pend.hidden = !(s.pending && s.pending.description);
+    // the camera saw dice land but could not read them: the roll is to be declared here
+    const note = clear($("#camera-note"));
+    if (s.camera_note && s.camera_note.message) note.append(el("span", { text: pick(s.camera_note.message) }));
+    note.hidden = !(s.camera_note && s.camera_note.message);
     const lm = clear($("#lastmove"));
     if (s.last_move) {
       lm.append(el("span", { class: "muted", text: t("score.last_move") + " " }), el("span", { text: pick(s.last_move.description) }));

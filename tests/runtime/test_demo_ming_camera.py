@@ -1,0 +1,127 @@
+"""``tableref demo --game ming`` read by the synthetic camera (``vision.table_reader.TableReader`` on the
+Ming layout, counting colour blobs: the learned classifier is China's only).
+
+* ``--camera-only``: no sensor board; the table is enrolled through the dashboard's flow first, then the
+  whole script is refereed by the camera alone -- the same moves and final board as ``--no-camera``.
+* the default (camera and the sensor board, antennas under provinces p1-p3 only): the same game again, a
+  hand over province space p3 holds the antenna's reading back until it leaves, and a piece only the
+  antenna reads is reported as a disagreement (the sensor board decides, as in China's demo).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("hardware.camera")
+
+from scorer.core import Piece, SetupOptions, get_game  # noqa: E402
+from tableref.demo import build_game_demo, game_demo, wait_until  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+HAND = "Blue reaches over province space p3"
+HAND_LEAVES = "The hand leaves: blue's family member on province space p3 is read."
+
+
+def start_demo(data_dir: Path, *extra: str) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([sys.executable, "-m", "tableref", "demo", "--game", "ming", *extra, "--no-web", "--exit-when-done",
+                             "--speed", "6", "--lang", "en", "--data-dir", str(data_dir)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(data_dir.parent))
+
+
+def finish(proc: subprocess.Popen, timeout: float) -> str:
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        pytest.fail("the demo did not finish in time:\n" + out[-4000:])
+    assert proc.returncode == 0, out[-4000:]
+    assert "Traceback" not in out, out
+    return out
+
+
+def moves(data_dir: Path) -> list[dict]:
+    record = json.loads((data_dir / "game-1.json").read_text())
+    return [{k: v for k, v in m.items() if k != "at"} for m in record["moves"]]
+
+
+def final_board(data_dir: Path) -> dict:
+    record = json.loads((data_dir / "game-1.json").read_text())
+    game = get_game(record["game"])
+    state = game.setup(SetupOptions.from_json(record["setup"]))
+    for move in record["moves"]:
+        state = game.apply(state, game.move_from_json(move))
+    return game.visible_board(state).to_json()
+
+
+def hand_held_the_move_back(out: str) -> bool:
+    """Blue's family member put down under the hand is accepted only after the hand has left."""
+    lines = out.splitlines()
+    hand = next(i for i, x in enumerate(lines) if x.startswith(f">>> {HAND}"))
+    leaves = next(i for i, x in enumerate(lines) if x == f">>> {HAND_LEAVES}")
+    move = next(i for i, x in enumerate(lines) if i > hand and x.startswith("[MOVE]") and "blue: family member onto province-space-p3" in x)
+    return hand < leaves < move
+
+
+def flag_lines(out: str) -> list[str]:
+    return [line.split("] ", 1)[1].split(" ", 1)[1] for line in out.splitlines() if line.startswith(("[FLAG]", "[CLEARED]"))]
+
+
+@pytest.mark.slow
+def test_ming_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path: Path) -> None:
+    camera_only = start_demo(tmp_path / "camera-only", "--camera-only")
+    both = start_demo(tmp_path / "both")
+    reference = start_demo(tmp_path / "sensors", "--no-camera")
+    out_ref = finish(reference, 90)
+    out_both = finish(both, 120)
+    out = finish(camera_only, 120)
+    # camera only: no sensor board; enrolled through the dashboard's flow before the first move
+    assert "note: camera only: no sensor board" in out and "[DEVICE] sensor-board" not in out
+    lines = out.splitlines()
+    saved = [i for i, x in enumerate(lines) if x.startswith("[CAMERA] Table model saved")]
+    first_move = next(i for i, x in enumerate(lines) if x.startswith("[MOVE]"))
+    assert saved and saved[0] < first_move, out
+    assert "learned: " in out and "prince" in out.split("learned: ", 1)[1].splitlines()[0]
+    assert (tmp_path / "camera-only" / "table-model.npz").is_file()
+    # camera and antennas under p1-p3
+    assert "antennas under p1, p2, and p3 only" in out_both and "[DEVICE] sensor-board: live" in out_both
+    # the same game in all three: the illegal prince flagged and cleared, the same moves and final board
+    assert flag_lines(out) == flag_lines(out_ref) == flag_lines(out_both) and len(flag_lines(out)) == 2
+    assert "rule prince.occupied; spaces p3d2" in out
+    assert moves(tmp_path / "camera-only") == moves(tmp_path / "sensors") == moves(tmp_path / "both")
+    assert len(moves(tmp_path / "sensors")) == 21
+    assert final_board(tmp_path / "camera-only") == final_board(tmp_path / "sensors")
+    # a hand over province space p3 holds the reading back (with the camera; the antenna alone reads at once)
+    assert hand_held_the_move_back(out) and hand_held_the_move_back(out_both)
+
+
+@pytest.mark.slow
+def test_a_piece_only_the_antenna_reads_is_a_disagreement_the_sensor_board_decides(tmp_path: Path) -> None:
+    demo = build_game_demo(game_demo("ming"), tmp_path, settle=0.3, complete_grace=0.4, quiet_timeout=1.5, camera=True,
+                           camera_fps=5.0)
+    rt = demo.runtime
+    rt.start()
+    try:
+        assert wait_until(lambda: rt.devices()["sensor_board"]["state"] == "connected", 20)
+        assert wait_until(lambda: rt.devices()["camera"]["state"] == "ok", 40)
+        table = demo.table
+        assert "p4d1" not in table.antenna_of and "p1d1" in table.antenna_of  # antennas under p1-p3 only
+        table.put("p4d1", Piece("red", "prince"))  # the camera alone sees it
+        assert wait_until(lambda: rt.snapshot()["moves"] == 1, 20)
+        uid = table.uids[Piece("blue", "prince")].pop(0)  # a tag under p1d1 that the camera does not see
+        table.emulator.place(table.antenna_of["p1d1"], uid)
+        assert wait_until(lambda: rt.snapshot()["moves"] == 2, 20)
+        assert wait_until(lambda: any(d["space"] == "p1d1" for d in rt.snapshot()["sensors"]["disagreements"]), 20)
+        d = next(d for d in rt.snapshot()["sensors"]["disagreements"] if d["space"] == "p1d1")
+        assert d["decided_by"] == "sensor-board" and d["other_source"] == "camera" and d["message"]["zh"]
+        assert [m["district"] for m in rt.export_record()["moves"]] == ["p4d1", "p1d1"]
+    finally:
+        demo.close()
