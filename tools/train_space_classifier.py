@@ -110,10 +110,9 @@ def build_data(args: argparse.Namespace) -> dict:
             **_cached(cache.with_name(cache.stem + "-photoreal.npz"), pkey, photo_part)}
     out = {}
     for kind in heads:
-        parts = [data[f"{kind}/{s}/x"] for s in ("train_render", "train_photo") if len(data[f"{kind}/{s}/x"])]
-        out[f"{kind}/train/x"] = np.concatenate(parts) if parts else data[f"{kind}/train_render/x"]
-        parts = [data[f"{kind}/{s}/y"] for s in ("train_render", "train_photo") if len(data[f"{kind}/{s}/y"])]
-        out[f"{kind}/train/y"] = np.concatenate(parts) if parts else data[f"{kind}/train_render/y"]
+        for axis in ("x", "y"):
+            parts = [data[f"{kind}/{s}/{axis}"] for s in ("train_render", "train_photo") if len(data[f"{kind}/{s}/{axis}"])]
+            out[f"{kind}/train/{axis}"] = np.concatenate(parts) if parts else data[f"{kind}/train_render/{axis}"]
         for split in ("val_render", "val_photo"):
             out[f"{kind}/{split}/x"], out[f"{kind}/{split}/y"] = data[f"{kind}/{split}/x"], data[f"{kind}/{split}/y"]
     return out

@@ -2,9 +2,9 @@
 
 ``DiceReader.read(frame, homography)`` looks at the layout's dice space (kind ``dice``) through
 the plane of a die's top face (``vision.dice_view``), finds each die by where the tray differs
-from the table's empty board, fits its top face and counts its pips (``vision.dice_face``). The
-result is a ``DiceReading``: a state (``read``, ``empty``, ``occluded``, ``unreadable``) and per
-die its value (None when it cannot be read), confidence, place and size; a state a player should
+from the table's empty board (``vision.dice_tray``), fits its top face (``vision.dice_face``) and
+counts its pips (``vision.dice_pips``). The result is a ``DiceReading``: a state (``read``,
+``empty``, ``occluded``, ``unreadable``) and per die its value (None when it cannot be read), confidence, place and size; a state a player should
 know about carries a reason in every language of the catalogues.
 
 A die is as the layout's ``pieces`` say (the kinds its dice spaces hold: size, height, colour);
@@ -28,7 +28,9 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Message
-from vision.dice_face import PATCH_SPAN, PIP_SITES, Blob, Face, fit_face, pip_centre, foreground, locate, merge_near, read_pips, unexplained_pips
+from vision.dice_face import Face, fit_face
+from vision.dice_pips import PATCH_SPAN, PIP_SITES, locate, pip_centre, read_pips, unexplained_pips
+from vision.dice_tray import Blob, foreground, merge_near
 from vision.dice_view import DEFAULT_FOV_DEG, camera_pose, frame_resolution, reference_view, top_view
 
 __all__ = ["PIP_SITES", "DiceReader", "DiceReading", "DiceState", "DiceWatch", "DieLook", "DieRead", "Roll",
@@ -42,8 +44,12 @@ MIN_CONFIDENCE = 0.999  # below this a die is unreadable
 MIN_CONTRAST = 6.0  # pip darkness against the fit's noise
 MIN_QUALITY = 0.7  # share of the face's variation explained
 MAX_BLUR = 0.1  # a face that only a blur wider than this share of its side explains is not resolved: no value
-MIN_FACE_PX = 7.0  # a face narrower than this many frame pixels is not read
+MIN_FACE_PX = 12.0  # a face narrower than this many frame pixels is not read (pips about 3 px apart)
+MIN_FACE_PX_ONE = 15.0  # nor read as a 1 below this: one pip of a 2 or a 4 taken for a 1 is hard to tell then
 HAND_DICE = 2.5  # a blob larger than this many die silhouettes is a hand (or its shadow)
+HAND_AT_EDGE = 0.6  # ... or this many, when it comes in over the tray's edge
+HAND_THICK_MM = 5.0  # a hand, even a finger tip seen edge on, is at least this thick
+HAND_NEAR = 0.15  # ... or this many, when it comes in over the edge to within half a die of a die
 FACE_CANDIDATES = 3  # places the silhouette suggests for the top face, best first
 GOOD_PIP_FIT = 0.6  # a place where a pip pattern explains this share of the face is read
 ALIAS_REACH = 1.2  # a 1 with another face-bright pip this close (of the nominal side) is one pip of a 2 or a 4
@@ -184,7 +190,7 @@ class DiceReader:
         self.reference_px_per_mm = reference_px_per_mm
         self.fov_deg = fov_deg
         self.px_per_mm = px_per_mm
-        self._last: tuple[np.ndarray, DiceReading] | None = None  # the last full read and the view it saw
+        self._last: tuple[np.ndarray, DiceReading, float] | None = None  # the last full read: view, reading, noise
         self.last_fit: Any = None  # what decided the last die read (diagnostics: bench --pickle)
         poly = np.asarray(tray.polygon, float)
         self.box = (float(poly[:, 0].min() - MARGIN_MM), float(poly[:, 1].min() - MARGIN_MM),
@@ -214,18 +220,17 @@ class DiceReader:
         fg = foreground(det.image, ref, coarse, res, self.reference_px_per_mm, self._inside(det, -TRAY_INSET_MM),
                         self._inside(det, -2 * TRAY_INSET_MM))
         t_fg = time.perf_counter()
-        if self._unchanged(det.image, fg.noise):
+        if self._unchanged(det.image):
             last = self._last[1]
             return DiceReading(last.state, last.dice, last.reason, last.space, at, {"total": (t_fg - t0) * 1e3})
         self._last = None
         face_px = look.size_mm * res
-        if face_px < MIN_FACE_PX:  # nothing in the tray can be read at this resolution, hand or not
-            seen = any(b.peak >= MIN_PEAK and b.area_mm2 >= 0.4 * look.size_mm**2 for b in fg.blobs)
-            return self._keep(_reading(DiceState.UNREADABLE if seen else DiceState.EMPTY, space=space, at=at,
-                                       face_px=face_px), det.image)
+        if not fg.light_ok:
+            return _reading(DiceState.OCCLUDED, space=space, at=at)  # a hand (its colour) over most of the tray
         silhouette = (look.size_mm * 1.3) ** 2 * 2.5  # top, walls and shadow of the largest die
-        for b in fg.blobs:
-            if b.area_mm2 > silhouette * (1.2 if b.touches_edge else HAND_DICE):
+        hands = [b for b in fg.blobs if b.thickness_mm >= HAND_THICK_MM]  # lines of print left over are thinner
+        for b in hands:
+            if b.area_mm2 > silhouette * (HAND_AT_EDGE if b.touches_edge else HAND_DICE):
                 return _reading(DiceState.OCCLUDED, space=space, at=at)  # a hand, an arm, their shadow (not kept)
         reach = 3.0 * look.size_mm * coarse  # a die, its walls and shadow span less than this
         parts = tuple(b for b in fg.blobs if max(b.box[2] - b.box[0], b.box[3] - b.box[1]) <= reach
@@ -233,26 +238,37 @@ class DiceReader:
         blobs = [b for b in merge_near(parts, 0.6 * look.size_mm * coarse, reach)
                  if b.area_mm2 >= 0.4 * look.size_mm**2 and b.peak >= MIN_PEAK
                  and max(b.box[2] - b.box[0], b.box[3] - b.box[1]) <= reach]
+        # a hand coming in over the tray's edge up to a die: the die may be in its fingers
+        arms = [b for b in hands if b.touches_edge and b.area_mm2 > HAND_NEAR * silhouette]
+        near = 0.5 * look.size_mm * coarse
+        if any(_gap(a, b) <= near for a in arms for b in blobs if not _is_part(a, b)):
+            return _reading(DiceState.OCCLUDED, space=space, at=at)
         if not blobs:
             return self._keep(_reading(DiceState.EMPTY, space=space, at=at,
-                                       timings={"total": (time.perf_counter() - t0) * 1e3}), det.image)
+                                       timings={"total": (time.perf_counter() - t0) * 1e3}), det.image, fg.noise)
+        if face_px < MIN_FACE_PX:  # seen, but no die can be read at this resolution
+            dice = tuple(DieRead(None, 0.0, tuple(float(v) for v in det.mm(np.array([(b.box[0] + b.box[2]) / 2,
+                                                                                      (b.box[1] + b.box[3]) / 2]))),
+                                 0.0, look.size_mm) for b in blobs)
+            return self._keep(_reading(DiceState.UNREADABLE, dice, space, at, face_px=face_px), det.image, fg.noise)
         # ... and read each in a fine view around it
         out = [self._read_die(frame, pose, det, b, origin, res) for b in blobs]
         timings = {"foreground": (t_fg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3}
         if any(d.value is None for d in out):
-            return self._keep(_reading(DiceState.UNREADABLE, tuple(out), space, at, timings), det.image)
-        return self._keep(_reading(DiceState.READ, tuple(out), space, at, timings), det.image)
+            return self._keep(_reading(DiceState.UNREADABLE, tuple(out), space, at, timings), det.image, fg.noise)
+        return self._keep(_reading(DiceState.READ, tuple(out), space, at, timings), det.image, fg.noise)
 
-    def _keep(self, reading: DiceReading, view: np.ndarray) -> DiceReading:
-        self._last = (view, reading)
+    def _keep(self, reading: DiceReading, view: np.ndarray, noise: float) -> DiceReading:
+        self._last = (view, reading, noise)
         return reading
 
-    def _unchanged(self, view: np.ndarray, noise: float) -> bool:
-        """The tray looks as it did at the last read (a die lying still, fresh sensor noise)."""
+    def _unchanged(self, view: np.ndarray) -> bool:
+        """The tray looks as it did at the last full read (a die lying still, fresh sensor noise),
+        judged by that read's noise: a hand over the tray raises this frame's."""
         if self._last is None or self._last[0].shape != view.shape:
             return False
         diff = cv2.absdiff(cv2.GaussianBlur(view, (5, 5), 0), cv2.GaussianBlur(self._last[0], (5, 5), 0)).max(axis=2)
-        return float(np.percentile(diff, 99.9)) <= max(UNCHANGED_LEVELS, 3 * noise)
+        return float(np.percentile(diff, 99.9)) <= max(UNCHANGED_LEVELS, 3 * self._last[2])
 
     def _read_die(self, frame: np.ndarray, pose: Any, det: Any, blob: Blob, origin: tuple[int, int], res: float
                   ) -> DieRead:
@@ -269,7 +285,7 @@ class DiceReader:
         mask = cv2.resize(blob.mask.astype(np.uint8), (max(1, int(round((x1 - x0) * k))), max(1, int(round((y1 - y0) * k)))),
                           interpolation=cv2.INTER_NEAREST).astype(bool)
         fine = Blob((int(off[0]), int(off[1]), int(off[0]) + mask.shape[1], int(off[1]) + mask.shape[0]), mask,
-                    blob.area_mm2, blob.touches_edge, blob.peak)
+                    blob.area_mm2, blob.touches_edge, blob.peak, blob.thickness_mm)
         ys, xs = np.nonzero(blob.mask)
         c = det.mm(np.array([xs.mean() + x0, ys.mean() + y0]))
         ref = reference_view(self.reference, self.reference_px_per_mm, view, view.image.shape[:2]).astype(np.float32)
@@ -292,7 +308,8 @@ class DiceReader:
         # pip of a 2 or a 4, taken for the middle of a face, is a perfect 1): no value
         reads = [(f, read_pips(view.image, f, (f.side / s * res * PATCH_SPAN) ** 2)) for f in (good or located[:1])]
         reach = ALIAS_REACH * look.size_mm * s
-        reads = [(f, fit) for f, fit in reads if not (fit.value == 1 and unexplained_pips(view.image, f, fit, reach))]
+        lean_px = view.parallax(c, 1.0)  # view px per px of height (both at the view's scale)
+        reads = [(f, fit) for f, fit in reads if not unexplained_pips(view.image, f, fit, reach, lean_px)]
         if not reads:
             return DieRead(None, 0.0, (float(c[0]), float(c[1])), 0.0, look.size_mm)
         face, fit = max(reads, key=lambda r: r[1].quality)
@@ -302,7 +319,7 @@ class DiceReader:
         agreed = len({r[1].value for r in reads}) == 1
         value = None
         if (agreed and fit.confidence >= MIN_CONFIDENCE and fit.contrast >= MIN_CONTRAST and fit.quality >= MIN_QUALITY
-                and fit.blur <= MAX_BLUR):
+                and fit.blur <= MAX_BLUR and (fit.value != 1 or size_mm * res >= MIN_FACE_PX_ONE)):
             value = fit.value
         return DieRead(value, round(fit.confidence, 6), (float(centre_mm[0]), float(centre_mm[1])), face.angle_deg,
                        size_mm)
@@ -316,6 +333,19 @@ class DiceReader:
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
         m = cv2.dilate(m, k) if grow_mm > 0 else cv2.erode(m, k)
         return m.astype(bool)
+
+
+def _gap(a: Blob, b: Blob) -> float:
+    """How far apart two blobs' boxes are (px; 0 when they overlap)."""
+    dx = max(a.box[0] - b.box[2], b.box[0] - a.box[2], 0)
+    dy = max(a.box[1] - b.box[3], b.box[1] - a.box[3], 0)
+    return math.hypot(dx, dy)
+
+
+def _is_part(a: Blob, b: Blob) -> bool:
+    """``a`` is the bulk of die blob ``b`` (a die lying at the tray's edge), not a hand beside it."""
+    inside = a.box[0] >= b.box[0] and a.box[1] >= b.box[1] and a.box[2] <= b.box[2] and a.box[3] <= b.box[3]
+    return inside and a.area_mm2 >= 0.6 * b.area_mm2
 
 
 def _paint(blob: Blob, shape: tuple[int, int]) -> np.ndarray:

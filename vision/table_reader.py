@@ -96,15 +96,17 @@ class TableReader:
             classifier = committed_classifier(layout)
         elif isinstance(classifier, str):
             raise ValueError(f"classifier must be a SpaceClassifier, None or 'committed', not {classifier!r}")
-        if committed and classifier is not None:
-            try:  # a layout with the same id but other pieces (a user's capture): count instead
+        if classifier is not None:
+            try:
                 classifier.check(layout)
             except ClassifierError as exc:
+                if not committed:
+                    raise
+                # a layout with the same id but other pieces (a user's capture): count instead
                 log.warning("learned space classifier not used for this layout, reading by colour counting: %s", exc)
                 classifier = None
         self.classifier = classifier
         if classifier is not None:
-            classifier.check(layout)
             if classifier.owners != self.colours.owners:
                 raise ClassifierError(f"the space classifier was trained for owners {classifier.owners}, "
                                       f"the table model has {self.colours.owners}")

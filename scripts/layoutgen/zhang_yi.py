@@ -146,5 +146,5 @@ def layout(doc: Mapping[str, Any], layout_id: str) -> dict[str, Any]:
                "Capture your printed map on the dashboard (areas drawn as polygons, borders, rivers and mountains).",
                f"Of the map file's {len(doc['borders'])} borders, {missing} join cells that do not touch here and "
                f"{extra} touching cells have no border in the file: the Board page draws the file's borders.",
-               "box-chits, box-graveyard, box-talent-pool and dice-tray are placed but the engine reads nothing there.",
+               "box-chits, box-graveyard and box-talent-pool are placed but the engine reads nothing there; the camera reads the die in dice-tray (vision/dice.py) and enters a battle's roll.",
                MARKER_NOTE])

@@ -115,7 +115,7 @@ def test_a_die_too_small_in_the_picture_is_unreadable(layout):
     img, H = roll(layout, 2, replace(CLEAR, size=(640, 360), fill=0.6, seed=44))
     got = DiceReader(layout).read(img, H)
     assert got.values == ()
-    assert got.state in (DiceState.UNREADABLE, DiceState.EMPTY)
+    assert got.state in (DiceState.UNREADABLE, DiceState.EMPTY, DiceState.OCCLUDED)  # never a guess
     if got.state == DiceState.UNREADABLE:
         assert "pixels wide" in got.reason.en and "像素" in got.reason.zh
 
