@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from scorer.core import safejson
-from scorer.core.boardkit import corner_markers
+from scorer.core.boardkit import corner_markers, inherit_from_template
 from scorer.core.registry import board_kit
 from scorer.core.types import InvalidRecord, Message
 from web.errors import BadInput, Conflict, NotFound
@@ -226,7 +226,8 @@ class BoardLibrary:
         template = capture.get("template") or kit.default_board()
         try:
             check_board_id(template, field="capture.template")
-            return kit.capture_build(capture, self.topology(template, game))
+            board, layout = kit.capture_build(capture, self.topology(template, game))
+            return board, inherit_from_template(layout, self.layout_doc(template, game))
         except InvalidRecord as exc:
             raise BadInput(Message.t("web.boards.capture_malformed", text=str(exc)), field="capture") from None
 

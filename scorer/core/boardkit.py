@@ -165,6 +165,27 @@ def capture_layout(capture: Mapping[str, Any], *, game: str, board: str | None, 
     return out
 
 
+def inherit_from_template(layout: dict[str, Any] | None, template: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A captured layout completed from the layout its capture started from. A capture places spaces; what it
+    does not decide -- each piece kind's size, height, ``per_owner`` and printed face, kinds only the camera
+    uses (a die), which kinds each space kind holds, the players' colours -- comes from the template, so the
+    camera reads a captured board as it read the shipped one. What the capture decides (a treasure's colour)
+    wins."""
+    if layout is None or not template:
+        return layout
+    out = dict(layout)
+    pieces = {k: dict(v) for k, v in (template.get("pieces") or {}).items()}
+    for kind, spec in (layout.get("pieces") or {}).items():
+        pieces[kind] = {**pieces.get(kind, {}), **spec}
+    out["pieces"] = pieces
+    holds = {**(template.get("holds") or {}), **(layout.get("holds") or {})}
+    if holds:
+        out["holds"] = holds
+    if not out.get("players") and template.get("players"):
+        out["players"] = dict(template["players"])
+    return out
+
+
 def captured_space(item: Mapping[str, Any], sid: str, kind: str, region: str | None = None) -> dict[str, Any]:
     """One placed item of a capture as a layout space (circle, rectangle or drawn polygon)."""
     shape = item.get("shape")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from scorer.core.boardkit import circle_space, polygon_space, rect
+from scorer.games.ming.boardkit import HOLDS, PIECES, PLAYER_RGB
 from scripts.layoutgen.common import MARKER_NOTE, layout_doc, octagon, region
 
 WIDTH, HEIGHT = 830.0, 720.0
@@ -20,7 +21,6 @@ DISTRICT_TOP, DISTRICT_H = 24.0, 106.0
 CITY_TOP, CITY_H = 138.0, 60.0
 CLOISTER_R = 13.0
 HOUSE = 17.0
-PLAYER_RGB = {"yellow": [245, 205, 40], "green": [40, 150, 70], "blue": [35, 85, 200], "red": [205, 40, 40]}
 TINT = {"red": [238, 196, 186], "yellow": [240, 226, 176], "green": [200, 224, 192], "blue": [192, 208, 236],
         "purple": [218, 198, 230], "orange": [242, 208, 172]}
 
@@ -65,12 +65,9 @@ def layout(board: Mapping[str, Any]) -> dict[str, Any]:
         cx = x0 + CELL_W / 2
         spaces.append(polygon_space(f"province-space-{pid}", "province-space", rect(cx - 70, ey, cx + 40, ey + 62), region=pid))
         regions.append(region(f"display-{pid}", rect(cx + 48, ey - 2, cx + 92, ey + 64), tint=[210, 210, 210]))
-    pieces = {"family": {"footprint": "rect", "size_mm": [12, 12], "height_mm": 15, "owners": "players"},
-              "prince": {"footprint": "circle", "size_mm": [18], "height_mm": 32, "owners": "players", "per_owner": 1}}
-    holds = {"district": ["family", "prince"], "cloister": ["family"], "city": ["family"], "province-space": ["family"]}
     return layout_doc(
         layout_id=board["id"], game="ming", board=board["id"], source=f"scorer/games/ming/boards/{board['id']}.json",
-        size=(WIDTH, HEIGHT), spaces=spaces, regions=regions, pieces=pieces, holds=holds, players=PLAYER_RGB,
+        size=(WIDTH, HEIGHT), spaces=spaces, regions=regions, pieces=PIECES, holds=HOLDS, players=PLAYER_RGB,
         notes=["Geometry invented: no measured Ming Dynasty board is public. Capture the real board on the dashboard and replace this file.",
                "<district> is the open area (and where the prince stands: the prince-<district> region), <district>-cloister "
                "lies inside it, <district>-city holds its 3 city houses (house-<district>-1..3 regions) in the province's city; "

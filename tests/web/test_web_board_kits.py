@@ -19,6 +19,8 @@ from vision.layout import layout_from_json, load_layout
 from web.boards import BoardLibrary
 from web.errors import BadInput, Conflict
 
+ROOT = Path(__file__).resolve().parents[2]
+
 GAMES = ("cheops", "great_wall", "ming", "zhang_yi")
 SETUPS = {"cheops": {"players": ["blue", "red"], "seed": 4}, "great_wall": {"players": ["blue", "red"], "seed": 1},
           "ming": {"players": ["yellow", "green"], "seed": 2},
@@ -64,6 +66,13 @@ def test_capture_of_the_shipped_positions_writes_valid_files(tmp_path, game):
     assert lib.check_capture(board, layout, game) == []
     written = lib.save_capture(board, layout, game=game)
     parsed = layout_from_json(json.loads(Path(written["layout"]).read_text()))  # the camera's layout validator
+    shipped = json.loads(Path(ROOT, "vision", "layouts", f"{parsed.id if kit.data_format is None else kit.layout_id(kit.default_board())}.json").read_text())
+    # what the camera knows of the pieces (sizes, heights, per_owner, printed faces, a die) and of which space
+    # holds what survives a capture; the capture decides only colours (Cheops' treasures)
+    captured = json.loads(Path(written["layout"]).read_text())
+    assert {k: {a: b for a, b in v.items() if a != "rgb"} for k, v in captured["pieces"].items()} == \
+        {k: {a: b for a, b in v.items() if a != "rgb"} for k, v in shipped["pieces"].items()}
+    assert captured.get("holds") == shipped.get("holds")
     if kit.data_format is None:  # The Great Wall: the table's own mat replaces the shipped one
         assert sorted(written) == ["layout"] and parsed.id == "great-wall"
         assert lib.geometry("great-wall", game)["provisional_layout"] is False

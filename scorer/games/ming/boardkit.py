@@ -28,8 +28,10 @@ from scorer.games.ming.board import SHIPPED_BOARDS, board_from_json, city_space,
 PROVINCE_HEX = {"red": "#eec4ba", "yellow": "#f0e2b0", "green": "#c8e0c0", "blue": "#c0d0ec", "purple": "#dac6e6",
                 "orange": "#f2d0ac"}
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
+# a layout's pieces (the shipped layout's generator, scripts/layoutgen/ming.py, and a captured board's): a player
+# has one prince on the board (``per_owner``), which the camera reader relies on
 PIECES = {"family": {"footprint": "rect", "size_mm": [12, 12], "height_mm": 15, "owners": "players"},
-          "prince": {"footprint": "circle", "size_mm": [18], "height_mm": 32, "owners": "players"}}
+          "prince": {"footprint": "circle", "size_mm": [18], "height_mm": 32, "owners": "players", "per_owner": 1}}
 HOLDS = {"district": ["family", "prince"], "cloister": ["family"], "city": ["family"], "province-space": ["family"]}
 PLAYER_RGB = {"yellow": [245, 205, 40], "green": [40, 150, 70], "blue": [35, 85, 200], "red": [205, 40, 40]}
 PLAYER_HEX = {"yellow": "#f2c230", "green": "#2f9e55", "blue": "#2f64d6", "red": "#d63a3a", "neutral": "#f4f1e8"}
