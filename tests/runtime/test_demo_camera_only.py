@@ -17,41 +17,7 @@ import pytest
 
 pytest.importorskip("hardware.camera")
 
-from scorer.core import SetupOptions, get_game  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def start_demo(data_dir: Path, *extra: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    data_dir.parent.mkdir(parents=True, exist_ok=True)
-    return subprocess.Popen([sys.executable, "-m", "tableref", "demo", *extra, "--no-web", "--exit-when-done", "--speed", "6",
-                             "--lang", "en", "--data-dir", str(data_dir)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(data_dir.parent))
-
-
-def finish(proc: subprocess.Popen, timeout: float) -> str:
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        pytest.fail("the demo did not finish in time:\n" + out[-4000:])
-    assert proc.returncode == 0, out[-4000:]
-    assert "Traceback" not in out, out
-    return out
-
-
-def final_board(record: dict) -> dict:
-    game = get_game(record["game"])
-    state = game.setup(SetupOptions.from_json(record["setup"]))
-    for move in record["moves"]:
-        state = game.apply(state, game.move_from_json(move))
-    return game.visible_board(state).to_json()
-
-
-def flag_lines(out: str) -> list[str]:
-    return [line.split("] ", 1)[1].split(" ", 1)[1] for line in out.splitlines() if line.startswith(("[FLAG]", "[CLEARED]"))]
+from demo_process import ROOT, final_board, finish, flag_lines, start_demo  # noqa: E402
 
 
 @pytest.mark.slow

@@ -10,56 +10,27 @@ Ming layout, counting colour blobs: the learned classifier is China's only).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("hardware.camera")
 
-from scorer.core import Piece, SetupOptions, get_game  # noqa: E402
+from demo_process import finish, flag_lines, game_record, start_demo  # noqa: E402
+from demo_process import final_board as board_of_record  # noqa: E402
+from scorer.core import Piece  # noqa: E402
 from tableref.demo import build_game_demo, game_demo, wait_until  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 HAND = "Blue reaches over province space p3"
 HAND_LEAVES = "The hand leaves: blue's family member on province space p3 is read."
 
 
-def start_demo(data_dir: Path, *extra: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    data_dir.parent.mkdir(parents=True, exist_ok=True)
-    return subprocess.Popen([sys.executable, "-m", "tableref", "demo", "--game", "ming", *extra, "--no-web", "--exit-when-done",
-                             "--speed", "6", "--lang", "en", "--data-dir", str(data_dir)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(data_dir.parent))
-
-
-def finish(proc: subprocess.Popen, timeout: float) -> str:
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        pytest.fail("the demo did not finish in time:\n" + out[-4000:])
-    assert proc.returncode == 0, out[-4000:]
-    assert "Traceback" not in out, out
-    return out
-
-
 def moves(data_dir: Path) -> list[dict]:
-    record = json.loads((data_dir / "game-1.json").read_text())
-    return [{k: v for k, v in m.items() if k != "at"} for m in record["moves"]]
+    return [{k: v for k, v in m.items() if k != "at"} for m in game_record(data_dir)["moves"]]
 
 
 def final_board(data_dir: Path) -> dict:
-    record = json.loads((data_dir / "game-1.json").read_text())
-    game = get_game(record["game"])
-    state = game.setup(SetupOptions.from_json(record["setup"]))
-    for move in record["moves"]:
-        state = game.apply(state, game.move_from_json(move))
-    return game.visible_board(state).to_json()
+    return board_of_record(game_record(data_dir))
 
 
 def hand_held_the_move_back(out: str) -> bool:
@@ -71,15 +42,11 @@ def hand_held_the_move_back(out: str) -> bool:
     return hand < leaves < move
 
 
-def flag_lines(out: str) -> list[str]:
-    return [line.split("] ", 1)[1].split(" ", 1)[1] for line in out.splitlines() if line.startswith(("[FLAG]", "[CLEARED]"))]
-
-
 @pytest.mark.slow
 def test_ming_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path: Path) -> None:
-    camera_only = start_demo(tmp_path / "camera-only", "--camera-only")
-    both = start_demo(tmp_path / "both")
-    reference = start_demo(tmp_path / "sensors", "--no-camera")
+    camera_only = start_demo(tmp_path / "camera-only", "--game", "ming", "--camera-only")
+    both = start_demo(tmp_path / "both", "--game", "ming")
+    reference = start_demo(tmp_path / "sensors", "--game", "ming", "--no-camera")
     out_ref = finish(reference, 90)
     out_both = finish(both, 120)
     out = finish(camera_only, 120)

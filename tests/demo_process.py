@@ -1,0 +1,56 @@
+"""``tableref demo`` run as a process, as a user runs it, for the demo tests (tests/runtime/test_demo_*.py):
+start it, wait for it to finish, and read what it saved."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorer.core import SetupOptions, get_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def start_demo(data_dir: Path, *extra: str, speed: float = 6) -> subprocess.Popen:
+    """``python -m tableref demo <extra> --no-web --exit-when-done`` saving into ``data_dir``."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([sys.executable, "-m", "tableref", "demo", *extra, "--no-web", "--exit-when-done",
+                             "--speed", f"{speed:g}", "--lang", "en", "--data-dir", str(data_dir)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(data_dir.parent))
+
+
+def finish(proc: subprocess.Popen, timeout: float) -> str:
+    """The demo's output once it exited cleanly (the test fails with its output otherwise)."""
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        pytest.fail("the demo did not finish in time:\n" + out[-4000:])
+    assert proc.returncode == 0, out[-4000:]
+    assert "Traceback" not in out, out
+    return out
+
+
+def game_record(data_dir: Path) -> dict:
+    return json.loads((data_dir / "game-1.json").read_text())
+
+
+def final_board(record: dict) -> dict:
+    """The board the record's moves lead to, as the game's ``visible_board`` JSON."""
+    game = get_game(record["game"])
+    state = game.setup(SetupOptions.from_json(record["setup"]))
+    for move in record["moves"]:
+        state = game.apply(state, game.move_from_json(move))
+    return game.visible_board(state).to_json()
+
+
+def flag_lines(out: str) -> list[str]:
+    """The flags raised and cleared, without their times."""
+    return [line.split("] ", 1)[1].split(" ", 1)[1] for line in out.splitlines() if line.startswith(("[FLAG]", "[CLEARED]"))]
