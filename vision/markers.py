@@ -86,14 +86,6 @@ def piece_detector(name: str = PIECE_DICTIONARY) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(dictionary(name), p)
 
 
-def marker_image(name: str, marker_id: int, cell_px: int, quiet_cells: float = 1.0) -> np.ndarray:
-    """A marker (grey uint8) with a white quiet zone of ``quiet_cells`` cells on each side."""
-    cells = marker_bits(name)
-    body = cv2.aruco.generateImageMarker(dictionary(name), int(marker_id), cells * cell_px)
-    q = int(round(quiet_cells * cell_px))
-    return cv2.copyMakeBorder(body, q, q, q, q, cv2.BORDER_CONSTANT, value=255)
-
-
 @dataclass(frozen=True, slots=True)
 class SheetItem:
     dictionary: str

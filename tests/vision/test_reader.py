@@ -6,6 +6,8 @@ import pytest
 
 from scorer.core.observation import Observation
 from scorer.core.types import Board, Piece
+from vision.legacy_blobs import Component, adopt_edges
+from vision.legacy_counting import WALL_MM, explain_blob
 from vision.reader import BoardReader, Mode
 from vision.registration import RegistrationStatus
 from vision.render import Conditions, Hand, default_tag_map, random_board, random_conditions, render
@@ -207,14 +209,14 @@ def test_a_printed_line_between_two_blobs_does_not_join_them():
     unknown = np.zeros_like(player)
     unknown[:, 12:15] = 1  # a line blended with both pieces
     unknown[3:5, 3:25] = 1  # an edge blended with the board
-    ring = BoardReader._adopt_edges(player, unknown, np.ones((3, 3), np.uint8))
+    ring = adopt_edges(player, unknown, np.ones((3, 3), np.uint8))
     n, _ = cv2.connectedComponents(player | ring, connectivity=8)
     assert n - 1 == 2
     assert ring[4, 6] and ring[4, 20]  # the outer edges are still adopted
     # one blob: all its blended edge pixels are adopted
     one = np.zeros_like(player)
     one[5:15, 3:25] = 1
-    assert BoardReader._adopt_edges(one, unknown, np.ones((3, 3), np.uint8))[4, 10]
+    assert adopt_edges(one, unknown, np.ones((3, 3), np.uint8))[4, 10]
 
 
 def test_a_blob_over_two_spaces_is_cut_between_the_pieces(china_layout):
@@ -271,28 +273,24 @@ def test_piece_colours_beyond_their_prototypes_and_fortress_rims(china_layout):
 
 
 def test_round_blob_is_one_small_piece_and_a_stretched_house_is_a_house(china_layout):
-    from vision.reader import _Component
-
     big, small = china_layout.pieces["house"], china_layout.pieces["emissary"]
     ee, eh = 260.0, 700.0
     # one emissary whose distance map has two maxima (parallax stretches it a little)
-    one = _Component(0, 1.15 * ee, 0, 0, 18.0, 19.5, 0.82, 1.2, 2)
-    found, _ = BoardReader._explain(one, eh, ee, big, small, "red")
+    one = Component(0, 1.15 * ee, 0, 0, 18.0, 19.5, 0.82, 1.2, 2)
+    found, _ = explain_blob(one, eh, ee, big, small, "red")
     assert found == Counter({Piece("red", "emissary"): 1})
     # two touching emissaries: elongated, narrow, with a waist
-    two = _Component(0, 2.1 * ee, 0, 0, 19.5, 37.0, 0.73, 4.8, 2)
-    assert BoardReader._explain(two, eh, ee, big, small, "red")[0] == Counter({Piece("red", "emissary"): 2})
+    two = Component(0, 2.1 * ee, 0, 0, 19.5, 37.0, 0.73, 4.8, 2)
+    assert explain_blob(two, eh, ee, big, small, "red")[0] == Counter({Piece("red", "emissary"): 2})
     # a tall house seen obliquely: stretched by its parallax, but wide and full, no waist
-    house = _Component(0, 2.3 * ee, 0, 0, 22.5, 39.9, 0.84, 1.7, 3)
-    assert BoardReader._explain(house, eh, ee, big, small, "red")[0] == Counter({Piece("red", "house"): 1})
+    house = Component(0, 2.3 * ee, 0, 0, 22.5, 39.9, 0.84, 1.7, 3)
+    assert explain_blob(house, eh, ee, big, small, "red")[0] == Counter({Piece("red", "house"): 1})
 
 
 def test_blob_sizes_are_calibrated_per_colour_on_lone_small_pieces(china_layout):
-    from vision.reader import _Component
-
     reader = BoardReader(china_layout)
-    lone = [(_Component(4, 1.25 * 240, 0, 0, 19.0, 20.0, 0.85, 1.0, 1), 0, 0.0, 0.0) for _ in range(3)]
-    house = [(_Component(0, 700.0, 0, 0, 24.0, 28.0, 0.9, 1.0, 1), 1, 0.0, 0.0)]
+    lone = [(Component(4, 1.25 * 240, 0, 0, 19.0, 20.0, 0.85, 1.0, 1), 0, 0.0, 0.0) for _ in range(3)]
+    house = [(Component(0, 700.0, 0, 0, 24.0, 28.0, 0.9, 1.0, 1), 1, 0.0, 0.0)]
     placed = lone + house
     scales = reader._area_scales(placed, [(700.0, 240.0)] * len(placed), set(), partial=False)
     assert scales[4] == pytest.approx(1.25)
@@ -300,7 +298,7 @@ def test_blob_sizes_are_calibrated_per_colour_on_lone_small_pieces(china_layout)
     # a partial read keeps the last full read's scales
     assert reader._area_scales([], [], set(), partial=True) is scales
     # parts of one emissary (cut by a line) count once; two apart count twice
-    frag = [_Component(1, 90.0, 100.0, 100.0, 10.0, 12.0, 0.8, 1.0, 0), _Component(1, 95.0, 108.0, 101.0, 10.0, 12.0, 0.8, 1.0, 0)]
+    frag = [Component(1, 90.0, 100.0, 100.0, 10.0, 12.0, 0.8, 1.0, 0), Component(1, 95.0, 108.0, 101.0, 10.0, 12.0, 0.8, 1.0, 0)]
     sid = china_layout.spaces.index(china_layout.space("lu-dragon"))
     cx, cy = china_layout.space("lu-dragon").centre
     for c in frag:
@@ -323,15 +321,13 @@ def test_one_block_of_vanished_print_alone_is_not_a_hand(china_layout):
 
 
 def test_dark_parts_on_the_camera_side_of_a_house_must_outgrow_a_shaded_wall(china_layout):
-    from vision.reader import WALL_MM, _Component
-
     reader = BoardReader(china_layout)
     sp = china_layout.space("lu-2")
     x, y = sp.centre
     cam = np.array([x - 500.0, y, -900.0])  # camera far to the left (-x), tilted
     assert reader._tall_sweep(sp.centre, cam) > 5
-    toward = _Component(5, 36.0, x - 12.0, y, 3.0, 14.0, 0.8)  # on the camera's side
-    away = _Component(5, 36.0, x + 12.0, y, 3.0, 14.0, 0.8)
+    toward = Component(5, 36.0, x - 12.0, y, 3.0, 14.0, 0.8)  # on the camera's side
+    away = Component(5, 36.0, x + 12.0, y, 3.0, 14.0, 0.8)
     assert reader._wall_like([toward], sp.centre, cam)
     assert not reader._wall_like([away], sp.centre, cam)
     assert not reader._wall_like([toward], sp.centre, None)
@@ -373,8 +369,6 @@ def test_small_stray_foreground_inside_the_board_is_not_a_hand(china_layout):
 def test_a_sliver_of_fortress_rim_under_a_light_coloured_house_is_a_fortress(china_layout):
     """Under a green or yellow house (whose walls are never as dark as a fortress) a short dark
     sliver on the camera's side is the rim of a fortress; under a violet one it may be a wall."""
-    from vision.reader import _Component
-
     reader = BoardReader(china_layout)
     classes = list(reader._classes)
     assert {classes[c] for c in reader._light_classes} == {"green", "yellow"}
@@ -386,8 +380,8 @@ def test_a_sliver_of_fortress_rim_under_a_light_coloured_house_is_a_fortress(chi
     eh = reader._expected_area(house, reader._sweep(x, y, cam, house.height))
     fortress = classes.index("neutral:fortress")
     for colour, want in (("green", True), ("yellow", True), ("violet", False)):
-        blob = _Component(classes.index(colour), eh, x + 3.0, y, 19.0, 26.0, 0.9)
-        sliver = _Component(fortress, 34.0, x - 12.0, y, 3.0, 9.0, 0.8)  # on the camera's side
+        blob = Component(classes.index(colour), eh, x + 3.0, y, 19.0, 26.0, 0.9)
+        sliver = Component(fortress, 34.0, x - 12.0, y, 3.0, 9.0, 0.8)  # on the camera's side
         spaces, _ = reader._count_colour([blob, sliver], cam, set())
         got = dict(spaces[si].pieces)
         assert got.get(Piece(colour, "house")) == 1, got
