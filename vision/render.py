@@ -11,6 +11,7 @@ the hand covers, and the true homography.
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
@@ -273,7 +274,11 @@ def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter:
     stacked on it."""
     out: list[Placement] = []
     tag_pool = {p: list(ids) for p, ids in (tags or {}).items()}
+    table = int(rng.integers(2**62))
     for space_id in board.spaces():
+        # each space's own stream: a piece put down on one space leaves every other space's pieces where they
+        # stood (the synthetic camera renders each new board afresh; real pieces nobody touched do not move)
+        rng = np.random.default_rng([table, zlib.crc32(space_id.encode())])
         space = layout.space(space_id)
         content = board.pieces(space_id)
         items = sorted(content.elements(), key=lambda p: (not layout.pieces[p.kind].neutral, p))
@@ -545,7 +550,8 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
     for pl in order:
         spec = layout.pieces[pl.piece.kind]
         rgb = spec.rgb if spec.neutral and spec.rgb else layout.players.get(str(pl.piece.owner), (128, 128, 128))
-        jit = rng.normal(0, 6, 3)
+        # each copy's own colour, from where it stands: a piece put down elsewhere leaves it as it was
+        jit = np.random.default_rng([c.seed, 7, zlib.crc32(f"{pl.space}/{pl.x:.1f}/{pl.y:.1f}".encode())]).normal(0, 6, 3)
         rgb = np.clip(np.asarray(rgb, float) + jit, 0, 255)
         outline = spec.outline(pl.x, pl.y, pl.angle)
         top = _draw_prism(img, cam, outline, pl.base, pl.base + spec.height, rgb, light)

@@ -69,3 +69,20 @@ def test_a_fortress_sticker_fits_under_a_house(small_layout):
     assert sticker_size_mm(fortress, small_layout) <= sticker_size_mm(house, small_layout) <= house.min_width
     assert sticker_size_mm(fortress) > sticker_size_mm(fortress, small_layout)  # it would fit a larger one
     assert tag_size_mm(house, layout=small_layout) == tag_size_mm(fortress, layout=small_layout)
+
+
+def test_a_piece_put_down_leaves_the_untouched_pieces_as_they_were(small_layout):
+    """The synthetic camera renders each new board afresh: pieces nobody touched must keep their place and
+    colour (they once moved and changed shade whenever any piece was put down elsewhere, and a reader
+    borderline on one of them saw a move nobody made)."""
+    before = Board.from_counts({"wei-1": [Piece("red", "house")], "han-dragon": {Piece("blue", "emissary"): 2}})
+    after = before.with_added("wei-2", Piece("green", "house"))
+    cond = Conditions(size=(640, 360))
+    a = render(small_layout, before, cond)
+    b = render(small_layout, after, cond)
+    assert set(a.truth.placements) <= set(b.truth.placements)  # same spot, same angle
+    # and the same pixels around them (the new piece stands elsewhere)
+    for space in ("wei-1", "han-dragon"):
+        p = b.truth.homography @ np.array([*small_layout.space(space).centre, 1.0])
+        x, y = int(p[0] / p[2]), int(p[1] / p[2])
+        assert np.array_equal(a.image[y - 8:y + 8, x - 8:x + 8], b.image[y - 8:y + 8, x - 8:x + 8]), space
