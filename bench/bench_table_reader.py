@@ -78,21 +78,26 @@ def _line(name: str, m: dict) -> str:
 
 def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "layout") -> None:
     from scorer.core.types import Board
-    from vision.enrolment import enrolment_plan, model_from_photos
+    from vision.enrolment import model_from_photos
     from vision.render import Conditions, render, without_piece
-    from vision.scenes import random_position
+    from vision.render_set import render_position
     from vision.space_classifier import SpaceClassifier
-    from vision.table_reader import TableReader
+    from vision.card_enrol import card_model_from_photos, plan_items
+    from vision.card_reader import reader_for_layout
+    from vision.card_rows import is_card_layout
 
     cv2.setNumThreads(1)
     classifier = SpaceClassifier.load(layout=layout) if reader_kind == "learned" else None
     cam = Conditions(size=(1280, 720), fov_deg=62.0, fill=0.86, tilt_deg=14.0, tilt_azimuth_deg=30.0,
                      blur_sigma=0.6, noise_sigma=3.0, jpeg_quality=90, seed=11)
-    plan = enrolment_plan(layout)
+    cells: dict = {}
+    for s, p in plan_items(layout):  # one piece per space, or a row of cards (vision.card_enrol)
+        cells.setdefault(s, Counter())[p] += 1
     empty = render(layout, Board.from_counts({}), cam).image
-    pieces = render(layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
-                    dataclasses.replace(cam, seed=12)).image
-    model = model_from_photos(layout, empty, pieces, plan)
+    planned = Board.from_counts(cells)
+    pieces = render(layout, planned, dataclasses.replace(cam, seed=12)).image
+    model = card_model_from_photos(layout, empty, pieces, planned) if is_card_layout(layout) else \
+        model_from_photos(layout, empty, pieces, {s: p for s, p in plan_items(layout)})
     rng = np.random.default_rng(3)
     unmoved, moved_ms, full = [], [], []
     partial = same = 0
@@ -102,19 +107,19 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
         return np.clip(img + rng.normal(0, 3.0, img.shape), 0, 255).astype(np.uint8)
 
     for r in range(rounds):
-        board = random_position(layout, rng, positions)
-        first = render(layout, board, dataclasses.replace(clean, seed=100 + r))
+        # (a position whose pieces do not fit on a space is drawn again: Zhang Yi's strong armies)
+        first = render_position(layout, rng, positions, dataclasses.replace(clean, seed=100 + r))
         a, again = noisy(first.image), noisy(first.image)
         # one piece taken away, everything else where it was
         gone = first.truth.placements[int(rng.integers(len(first.truth.placements)))]
         b = noisy(without_piece(layout, first, gone))
-        reader = TableReader(layout, model, classifier=classifier)
+        reader = reader_for_layout(layout, model, classifier=classifier)
         t0 = time.perf_counter(); reader.read(a); full.append(time.perf_counter() - t0)
         t0 = time.perf_counter(); d = reader.read(again); unmoved.append(time.perf_counter() - t0)
         assert d.reused, "an unmoved board was read again"
         t0 = time.perf_counter(); d = reader.read(b); moved_ms.append(time.perf_counter() - t0)
         partial += d.partial is not None
-        full_b = TableReader(layout, model, classifier=classifier).read(b)
+        full_b = reader_for_layout(layout, model, classifier=classifier).read(b)
         same += {s.space: dict(s.pieces) for s in d.spaces} == {s.space: dict(s.pieces) for s in full_b.spaces}
     ms = lambda v: f"median {1e3 * statistics.median(v):6.1f} ms  p90 {1e3 * float(np.percentile(v, 90)):6.1f} ms"
     print(f"speed ({reader_kind} reader, {layout.id}), one core, 1280x720, {rounds} boards:")

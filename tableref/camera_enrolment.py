@@ -129,17 +129,18 @@ class CameraEnrolment:
         self._lock = threading.RLock()
         self._empty: _Empty | None = None
         self._result: Any = None  # the learned TableModel, not saved yet
-        self._plan: dict[str, Any] | None = None
+        self._plan: list[tuple[str, Any]] | None = None
 
     @property
     def model_path(self) -> str | None:
         return getattr(self.camera, "model_path", None) or self.default_path
 
-    def plan(self) -> dict[str, Any]:
+    def plan(self) -> list[tuple[str, Any]]:
+        """(space, piece) pairs: one per space, or several per section of a card layout (``vision.card_enrol``)."""
         if self._plan is None:
-            from vision.enrolment import enrolment_plan
+            from vision.card_enrol import plan_items
 
-            self._plan = enrolment_plan(self.layout)
+            self._plan = plan_items(self.layout)
         return self._plan
 
     # -- reading ------------------------------------------------------------------------------------
@@ -154,7 +155,7 @@ class CameraEnrolment:
             "message": None if available else MARKER_MODE.to_json(),
             "step": step, "steps": 3,
             "layout": self.layout.id,
-            "plan": [{"space": sid, "owner": str(p.owner), "kind": p.kind} for sid, p in self.plan().items()],
+            "plan": [{"space": sid, "owner": str(p.owner), "kind": p.kind} for sid, p in self.plan()],
             "live": {"registered": bool(reg is not None and reg.usable),
                      "corners": _missing_markers(reg, self.layout),
                      "message": reg.message.to_json() if reg is not None else None},
@@ -207,7 +208,7 @@ class CameraEnrolment:
                              {"step": 2, "corners": _missing_markers(reg, self.layout)})
 
     def capture_pieces(self, actor: str) -> CommandResult:
-        from vision.enrolment import enrol
+        from vision.card_enrol import enrol_table
         from vision.errors import CalibrationError
 
         refused = self._available()
@@ -222,7 +223,7 @@ class CameraEnrolment:
                 return got
             image, reg = got
             try:
-                model = enrol(self.layout, self._empty.image, self._empty.homography, image, reg.homography, self.plan())
+                model = enrol_table(self.layout, self._empty.image, self._empty.homography, image, reg.homography, self.plan())
             except CalibrationError as exc:
                 return _refused("pieces", _calibration_message(exc))
             self._result = model

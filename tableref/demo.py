@@ -113,6 +113,11 @@ class DemoTable:
         if self.camera is not None:
             self.camera.remove(space, piece)
 
+    def roll(self, value: int | None) -> None:
+        """A die thrown into the dice tray, showing ``value`` (only the camera sees it); None: the tray emptied."""
+        if self.camera is not None:
+            self.camera.roll(*(() if value is None else (value,)))
+
     def hand(self, spaces: tuple[str, ...]) -> None:
         """A hand over the board (only the camera can see it; RFID readings are held back by it)."""
         if self.camera is None:
@@ -140,6 +145,7 @@ class Demo:
             for space in self.initial.spaces():
                 for piece, n in self.initial.pieces(space).items():
                     want[(space, piece)] = n
+        self.table.roll(None)
         for key in set(self.table.placed) | set(want):
             have = len(self.table.placed.get(key, ()))
             for _ in range(have - want.get(key, 0)):
@@ -250,6 +256,13 @@ def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout,
             raise DemoError(f"camera enrolment ({name}) refused: {res.message}")
         return res
 
+    set_up = cam.board  # pieces the game's set-up put down (Zhang Yi's armies) come back after the photos
+    if set_up.spaces():
+        from scorer.core.types import Board
+        from tableref.camera_enrolment import HOLD
+
+        rt.devices_["camera"].hold(HOLD)  # as the enrolment does from its first photo on: the referee ignores the camera
+        cam.set_board(Board())
     say(Message.t("tableref.demo.enrol_empty"))
     step("empty")
     plan = [(p["space"], Piece(p["owner"], p["kind"])) for p in rt.camera_enrolment()["plan"]]
@@ -264,6 +277,10 @@ def enrol_camera(demo: Demo, *, timeout: float = 30.0, out: TextIO = sys.stdout,
     say(Message.t("tableref.demo.learned", sizes=join_messages(learned)), prefix="    ")
     for space, piece in plan:
         cam.remove(space, piece)
+    if set_up.spaces():  # set up before the model is saved: the referee reads the camera again from then on
+        cam.set_board(set_up)
+        grabbed = rt.devices()["camera"].get("frames", 0)  # a frame of the enrolment pieces may be in the reader still:
+        wait_until(lambda: rt.devices()["camera"].get("frames", 0) >= grabbed + 2, 5.0, stop=stop)  # let it pass
     say(Message.t("tableref.demo.enrol_save"))
     step("save")
     camera = rt.devices_["camera"]
@@ -324,7 +341,9 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
         wait_until(lambda: len(demo.gpio.results) > 0, 2.0, stop=stop)
     for colour in step.tap:
         demo.cards.tap(card_uids()[colour])
-    if step.declare is not None:
+    if step.roll is not None and demo.table.camera is not None:
+        demo.table.roll(step.roll)  # the camera reads it and enters the roll
+    elif step.declare is not None:
         res = rt.declare(step.declare, "demo dashboard")
         if not res.ok:
             raise DemoError(f"declaration refused: {res.message}")
@@ -395,6 +414,10 @@ class GameDemo:
     close_on_complete: bool = True  # False: a complete reading waits (for a declaration, the next player, the timeout)
     camera: bool = False  # the synthetic camera reads the board too (its vision layout: the game's board kit)
     rfid_regions: tuple[str, ...] = ()  # with the camera: antennas only under the spaces of these layout regions
+    # (a space without a region counts as its own: Zhang Yi's areas)
+    camera_fill: float | None = None  # the board's share of the camera's frame (None: the renderer's default)
+    enrol: bool = False  # with the camera: enrol the table before the game even with the sensor board (as a user does)
+    camera_only_gap: str = ""  # why the camera alone cannot play this script ("" when it can)
 
     def initial_board(self) -> Any:
         """What the table shows after the game's set-up (Cheops: the pyramid's treasures and laws)."""
@@ -459,7 +482,8 @@ def build_game_demo(gd: GameDemo, data_dir: Path, *, settle: float = 0.4, comple
     use_camera = wants_camera(layout, camera, camera_only)
     rfid_spaces = list(gd.spaces)
     if use_camera:
-        rfid_spaces = [] if camera_only else [s for s in gd.spaces if not gd.rfid_regions or layout.space(s).region in gd.rfid_regions]
+        rfid_spaces = [] if camera_only else [s for s in gd.spaces
+                                              if not gd.rfid_regions or (layout.space(s).region or s) in gd.rfid_regions]
         notes = [camera_note(camera_only, camera_fps, gd.rfid_regions)]
     else:
         notes = [NO_CAMERA_NOTE]
@@ -480,7 +504,11 @@ def build_game_demo(gd: GameDemo, data_dir: Path, *, settle: float = 0.4, comple
         link = SensorLink(PortSpec(path=emulator.device_path), policy=ReconnectPolicy(initial=0.05, cap=1.0))
         sensor = SensorBoard(link, wiring, registry)
         runtime.add_device(SensorBoardDevice(sensor, emulator=emulator))
-    synthetic = add_camera(runtime, layout, data_dir, camera_fps) if use_camera else None
+    synthetic = add_camera(runtime, layout, data_dir, camera_fps, fill=gd.camera_fill) if use_camera else None
+    if synthetic is not None and gd.enrol:  # nothing the camera reads counts before its enrolment (``enrol_camera``)
+        from tableref.camera_enrolment import HOLD
+
+        runtime.devices_["camera"].hold(HOLD)
     gpio = GpioDevice(GpioPins(), pin_factory="mock", expected_sources=(0 if camera_only else 1) + (synthetic is not None))
     runtime.add_device(gpio)
     table = DemoTable(emulator, antenna_of, uids, synthetic)

@@ -41,14 +41,16 @@ def demo_layout(game_id: str, setup: Mapping[str, Any]) -> Any:
         return None
 
 
-def add_camera(runtime: Any, layout: Any, data_dir: Path, fps: float) -> Any:
+def add_camera(runtime: Any, layout: Any, data_dir: Path, fps: float, fill: float | None = None) -> Any:
     """A synthetic camera over ``layout`` (nothing on it yet) on the runtime; returns the camera,
-    whose ``place``/``remove``/``hand_over`` the demo's table calls."""
+    whose ``place``/``remove``/``hand_over``/``roll`` the demo's table calls. ``fill``: the board's
+    share of the frame (a camera closer to the board: Zhang Yi's die needs some 16 px a face)."""
     from hardware.camera import SyntheticCamera
     from tableref.devices import CameraDevice
     from vision.render import Conditions
 
-    camera = SyntheticCamera(layout, conditions=Conditions(size=CAMERA_SIZE), seed=CAMERA_SEED, noise_sigma=0.0,
+    conditions = Conditions(size=CAMERA_SIZE) if fill is None else Conditions(size=CAMERA_SIZE, fill=fill)
+    camera = SyntheticCamera(layout, conditions=conditions, seed=CAMERA_SEED, noise_sigma=0.0,
                              nominal_fps=fps)
     runtime.add_device(CameraDevice(camera, layout, fps=fps, emulated=True, model_path=str(data_dir / "table-model.npz")))
     return camera
@@ -58,4 +60,6 @@ def camera_note(camera_only: bool, fps: float, rfid_regions: tuple[str, ...]) ->
     """The demo's note on who sees the board: the camera alone, or the camera and antennas under some regions."""
     if camera_only:
         return Message.t("tableref.demo.note_camera_only_game", fps=f"{fps:g}")
+    if not rfid_regions:  # an antenna under every space (The Great Wall's sections)
+        return Message.t("tableref.demo.note_camera_all_antennas", fps=f"{fps:g}")
     return Message.t("tableref.demo.note_camera", fps=f"{fps:g}", provinces=rfid_regions)

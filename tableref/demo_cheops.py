@@ -22,6 +22,9 @@ from scorer.core.types import Message
 from tableref.demo_script import Step
 
 N = "neutral"
+# before declaring a sale: the scarab on the price table is seen by the camera only (4 frames/s), after
+# the antennas under the pyramid have seen the tile; the declaration must find the whole move shown
+SOLD_PAUSE = 6.0
 COLOURS = ("red", "blue", "green", "yellow", "white", "black")
 
 SCRIPT: tuple[Step, ...] = (
@@ -30,7 +33,8 @@ SCRIPT: tuple[Step, ...] = (
          expect_pending=True),
     Step(Message.t("tableref.demo_cheops.blue_declares_turn_dashboard_tile"),
          declare={"type": "turn", "player": "blue", "steps": [{"do": "place", "tile": "A", "space": "r11c1", "sell": True}],
-                  "draws": [{"stack": 0}]}, expect_moves=1),
+                  "draws": [{"stack": 0}]}, expect_moves=1,
+         pause=SOLD_PAUSE),
     Step(Message.t("tableref.demo_cheops.red_puts_tile_b_r10c1"),
          put=(("r10c1", N, "family-B"),), expect_flag="place.support", expect_moves=1),
     Step(Message.t("tableref.demo_cheops.red_moves_tile_down_r11c2"),
@@ -44,7 +48,8 @@ SCRIPT: tuple[Step, ...] = (
          expect_pending=True),
     Step(Message.t("tableref.demo_cheops.green_declares_turn_tile_c"),
          declare={"type": "turn", "player": "green", "steps": [{"do": "place", "tile": "C", "space": "r11c3", "sell": True}],
-                  "draws": [{"stack": 2}]}, expect_moves=3),
+                  "draws": [{"stack": 2}]}, expect_moves=3,
+         pause=SOLD_PAUSE),
 )
 
 DEMO_SETUP = {"players": ["blue", "red", "green"], "seed": 4}
@@ -69,6 +74,9 @@ def _demo():  # built lazily by tableref.demo.game_demo
         player_names=(("blue", "Zhang San"), ("red", "Li Si"), ("green", "Wang Wu")),
         quiet_timeout=12.0,
         close_on_complete=False,
+        camera=True,  # the synthetic camera over vision/layouts/cheops.json: tiles by their faces, scarabs by colour
+        rfid_regions=("pyramid",),  # with the camera: antennas under the pyramid only (the camera alone sees the columns)
+        enrol=True,  # the camera learns the table's faces and scarab colours first (it has no nominal look for them)
     )
 
 

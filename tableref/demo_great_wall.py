@@ -9,6 +9,11 @@ dashboard would.
 A short game, not a complete one: the three sections' tokens revealed, two rounds of plays and
 draws, an illegal play (two towers: a deck holds only one) flagged with rule ``deck.mix`` and put
 right, and two automatic progress checks won by claiming a token. Then the scoreboard.
+
+With the synthetic camera (``tableref demo --game great_wall``, when vision is installed) the camera
+reads the play mat too (``vision.card_reader``: cards by their index, tokens by their printed value)
+and the antennas stay under every section; ``--camera-only`` leaves the sensor board out (the table is
+enrolled first, as on the dashboard), ``--no-camera`` the camera.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ def _demo():  # built lazily by tableref.demo.game_demo
         script=SCRIPT,
         intro=Message.t('tableref.demo_great_wall.tableref_demo_a_short_scripted'),
         player_names=(("blue", "Zhang San"), ("red", "Li Si"), ("green", "Wang Wu")),
+        camera=True,  # the synthetic camera over the play mat (vision/layouts/great-wall.json, read by vision.card_reader)
     )
 
 

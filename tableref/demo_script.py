@@ -31,6 +31,7 @@ class Step:
     press: tuple[str, ...] = ()  # GPIO buttons pressed: turn_done, undo, confirm
     tap: tuple[str, ...] = ()  # cards tapped on the reader (colours)
     declare: dict[str, Any] | None = None  # a declaration from the dashboard
+    roll: int | None = None  # a die thrown into the dice tray, read by the camera (without it: ``declare`` instead)
     hand: tuple[str, ...] | None = None  # spaces a hand hovers over (camera only); () = hand gone
     expect_moves: int | None = None  # accepted moves the game must have afterwards
     expect_flag: str | None = None  # a flag naming this rule must be raised

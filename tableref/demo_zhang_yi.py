@@ -1,15 +1,26 @@
 """The scripted Zhang Yi game ``tableref demo --game zhang_yi`` plays on the emulated table.
 
 Two players (red moves first, blue) on the SAMPLE map (invented; the printed map is not public --
-see docs/zhang-yi.md), chance declared (a real table). An antenna lies under every area of the map;
-every army counter (strength 1 each in the demo) and every talent carries a tag, so the sensor
-board reads talents placed, recruits and marches. What no sensor sees -- the talent drawn, the
-action chit drawn from the cup -- is declared through the runtime's ``declare``, as the dashboard
-would.
+see docs/zhang-yi.md), chance declared (a real table). Without the camera an antenna lies under
+every area of the map; every army counter (strength 1 each in the demo) and every talent carries
+a tag, so the sensor board reads talents placed, recruits and marches. What no sensor sees -- the
+talent drawn, the action chit drawn from the cup -- is declared through the runtime's
+``declare``, as the dashboard would.
 
-A short game, not a complete one: the talent phase and the first strategic actions, including an
-illegal march (Yan's whole army leaves Shanggu) flagged with rule ``march.leave_one`` and put
-right. Then the scoreboard.
+With the synthetic camera (``tableref demo --game zhang_yi``, when vision is installed) the camera
+sees the whole map and the dice tray (a camera closer to the board than China's: the die needs
+some 16 px a face), and the antennas lie only under Linzi and Ying, where the talents go: the
+camera reads army counters by their state's colour and cannot tell a talent counter from an army
+counter of the same colour (no printed faces are read for Zhang Yi yet), so there the sensor board
+decides. ``--no-camera`` leaves the camera out. ``--camera-only`` cannot play this script: the
+talent placements would be read as army counters.
+
+A short game, not a complete one (a whole game is seven turns of some 25 moves each): the talent
+phase and the first strategic actions, including an illegal march (Yan's whole army leaves
+Shanggu) flagged with rule ``march.leave_one`` and put right, a recruit under a hand, an undo, and
+a battle (Qin into Han's Yiyang) whose die is thrown into the dice tray and read by the camera
+(``roll_die`` with source ``camera``; declared on the dashboard without the camera), won by Qin,
+and Han's retreat chosen by blue. Then the scoreboard.
 """
 
 from __future__ import annotations
@@ -30,7 +41,9 @@ SCRIPT: tuple[Step, ...] = (
          put=(("ying", "chu", "talent-chunshen_jun"),), expect_moves=4),
     Step(Message.t("tableref.demo_zhang_yi.red_draws_yan_chit_from"),
          declare={"type": "draw_chit", "player": "red", "state": "yan", "source": "dashboard"}, expect_moves=5),
-    Step(Message.t("tableref.demo_zhang_yi.yan_recruits_1_strength_ji"), put=(("ji", "yan", A),), expect_moves=6),
+    # a hand over Ji while the recruit goes down: with the camera nothing there is believed until it leaves
+    Step(Message.t("tableref.demo_zhang_yi.yan_recruits_1_strength_ji"), hand=("ji",), put=(("ji", "yan", A),), pause=0.6),
+    Step(Message.t("tableref.demo_zhang_yi.hand_leaves_ji"), hand=(), expect_moves=6, pause=1.0),
     Step(Message.t("tableref.demo_zhang_yi.yan_marches_whole_army_from"),
          take=(("shanggu", "yan", A), ("shanggu", "yan", A)), put=(("ji", "yan", A), ("ji", "yan", A)),
          expect_flag="march.leave_one", expect_moves=6),
@@ -42,6 +55,23 @@ SCRIPT: tuple[Step, ...] = (
          put=(("chen", "chu", A), ("shouchun", "chu", A)), expect_moves=9),
     Step(Message.t("tableref.demo_zhang_yi.chu_marches_2_from_ying"),
          take=(("ying", "chu", A), ("ying", "chu", A)), put=(("jingshan", "chu", A), ("jingshan", "chu", A)), expect_moves=10),
+    Step(Message.t("tableref.demo_zhang_yi.red_draws_qin_chit"),
+         declare={"type": "draw_chit", "player": "red", "state": "qin", "source": "dashboard"}, expect_moves=11),
+    Step(Message.t("tableref.demo_zhang_yi.qin_recruits_2_xianyang"),
+         put=(("xianyang", "qin", A), ("xianyang", "qin", A)), expect_moves=12),
+    Step(Message.t("tableref.demo_zhang_yi.red_changes_mind_undo_confirm"),
+         press=("undo", "confirm"), expect_moves=11, expect_undo_wait=True),
+    Step(Message.t("tableref.demo_zhang_yi.red_takes_recruits_back"),
+         take=(("xianyang", "qin", A), ("xianyang", "qin", A)), expect_undo_wait=False, expect_moves=11),
+    Step(Message.t("tableref.demo_zhang_yi.qin_recruits_1_xianyang_1_longxi"),
+         put=(("xianyang", "qin", A), ("longxi", "qin", A)), expect_moves=12),
+    # a battle: the attacker stands in the battle area (after attrition) while the die is awaited
+    Step(Message.t("tableref.demo_zhang_yi.qin_marches_4_xianyang_yiyang"),
+         take=(("xianyang", "qin", A),) * 4, put=(("yiyang", "qin", A),) * 3, expect_moves=13),
+    Step(Message.t("tableref.demo_zhang_yi.red_rolls_die_4"), roll=4,
+         declare={"type": "roll_die", "player": "red", "value": 4, "source": "dashboard"}, expect_moves=14),
+    Step(Message.t("tableref.demo_zhang_yi.blue_retreats_han_to_luoyang"),
+         take=(("yiyang", "han", A),) * 2, put=(("luoyang", "han", A),) * 2, expect_moves=15),
 )
 
 DEMO_SETUP = {"players": ["red", "blue"], "board": "sample", "sample_map_confirmed": True, "chance": "declared",
@@ -67,7 +97,14 @@ def _demo():  # built lazily by tableref.demo.game_demo
         script=SCRIPT,
         intro=Message.t('tableref.demo_zhang_yi.tableref_demo_a_short_scripted'),
         player_names=(("red", "Zhang San"), ("blue", "Li Si")),
-        notes=(Message.t("tableref.demo_zhang_yi.note_sample_map"),),
+        notes=(Message.t("tableref.demo_zhang_yi.note_sample_map"), Message.t("tableref.demo_zhang_yi.note_talents_by_antenna")),
+        camera=True,  # the synthetic camera over vision/layouts/zhang-yi-sample.json: the map and the dice tray
+        rfid_regions=("linzi", "ying"),  # with the camera: antennas only under the areas the talents go to
+        camera_fill=0.95,  # close enough for the die's pips (vision/dice.py: some 16 px a face)
+        enrol=True,  # the camera learns the table's empty board and counters first, also with the sensor board
+        camera_only_gap=("the camera reads counters by colour and cannot tell a talent counter from an army counter "
+                         "of its state (printed faces are not read for Zhang Yi yet), so it would read the talents placed "
+                         "as army counters"),
     )
 
 

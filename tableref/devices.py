@@ -320,9 +320,9 @@ class CameraDevice:
         return self._runtime.clock() if self._runtime is not None else time.monotonic()
 
     def _make_reader(self, model: Any) -> Any:
-        from vision.table_reader import TableReader
+        from vision.card_reader import reader_for_layout  # TableReader, or CardReader for card rows
 
-        return TableReader(self.layout, model, clock=self._clock)
+        return reader_for_layout(self.layout, model, clock=self._clock)
 
     def start(self, runtime: "Runtime") -> None:
         self._runtime = runtime
@@ -461,6 +461,8 @@ class CameraDevice:
                 self._failed(f"frame not readable: {exc}")
                 continue
             self._failures = 0
+            if self._next_reader is not None:  # a new table model came while the old one read this frame: drop it
+                continue
             with self._lock:
                 self._last = (frame, det)
             held = self._held()

@@ -54,3 +54,16 @@ def final_board(record: dict) -> dict:
 def flag_lines(out: str) -> list[str]:
     """The flags raised and cleared, without their times."""
     return [line.split("] ", 1)[1].split(" ", 1)[1] for line in out.splitlines() if line.startswith(("[FLAG]", "[CLEARED]"))]
+
+
+def moves(data_dir: Path) -> list[dict]:
+    """The saved game's moves without their times (what two runs of one script must share)."""
+    return [{k: v for k, v in m.items() if k != "at"} for m in game_record(data_dir)["moves"]]
+
+
+def enrolled_before_the_first_move(out: str) -> bool:
+    """The camera's table model was saved (the dashboard's enrolment flow) before any move was accepted."""
+    lines = out.splitlines()
+    saved = [i for i, x in enumerate(lines) if x.startswith("[CAMERA] Table model saved")]
+    first_move = next((i for i, x in enumerate(lines) if x.startswith("[MOVE]")), len(lines))
+    return bool(saved) and saved[0] < first_move

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from vision.enrolment import TableModel
+from vision.foreground import DARK_RATIO
 
 Q = 4  # Lab levels per lookup cell
 L_WEIGHT = 0.5  # shading moves a colour along L: weigh lightness less than hue
@@ -19,6 +20,7 @@ UNKNOWN_MIN = 16.0  # a colour is never tighter than this (Lab units): blur and 
 DARK_HUE_L = 110.0  # below this lightness (of 255) hue counts for less ...
 DARK_HUE_MIN = 0.3  # ... down to this weight
 UNKNOWN_SPREAD = 2.0
+GREY_CHROMA = 20.0  # Lab |a|+|b| off grey: a player colour below this has too little chroma to be found by
 AMBIGUOUS_RATIO = 1.3  # second-nearest colour within this factor of the nearest: ambiguous  # ... or this many times its own pixels' spread
 
 
@@ -64,6 +66,12 @@ class ColourClassifier:
             amb &= lut != self.owners.index("neutral")
         self.ambiguous_lut = amb.reshape(n, n, n)
         self.neutral = self.owners.index("neutral") if "neutral" in self.owners else None
+        # player colours darker than the foreground's "dark" test and with little chroma to be found
+        # by (a near-black army): their pieces are found by darkness, as a neutral black piece
+        board_l = float(np.median(cv2.cvtColor(model.reference, cv2.COLOR_BGR2LAB)[::4, ::4, 0]))
+        self.grey = tuple(i for i, o in enumerate(self.owners) if o != "neutral"
+                          and float(np.median(model.colours[o][:, 0])) < DARK_RATIO * board_l
+                          and float(np.median(np.abs(model.colours[o][:, 1:] - 128.0).sum(axis=1))) < GREY_CHROMA)
 
     def affinity(self, lab: np.ndarray) -> np.ndarray:
         """Per pixel and owner (``owners`` order), how well that owner's learned colours explain

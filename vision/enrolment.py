@@ -60,6 +60,9 @@ class TableModel:
     notes: tuple[str, ...] = ()
     pose: np.ndarray | None = None  # board mm -> pixels of the empty-board photo (a mounted camera stays there)
     frame_size: tuple[int, int] | None = None  # (w, h) of that photo
+    faces: Mapping[str, np.ndarray] = field(default_factory=dict)  # "owner:kind" -> printed top face (vision/faces.py)
+    # "neutral:kind" -> (Lab prototypes, spread) of a plain neutral kind (a Cheops treasure's colour; vision/appearance.py)
+    kind_colours: Mapping[str, tuple[np.ndarray, float, float]] = field(default_factory=dict)  # + area scale
 
     # -------------------------------------------------------------- persistence
     def save(self, path: str | Path) -> None:
@@ -73,11 +76,17 @@ class TableModel:
             "sizes": [{"owner": str(p.owner), "kind": p.kind, "area_mm2": round(s.area_mm2, 1),
                        "height_mm": s.height_mm, "round": s.round, "enrolled": s.enrolled}
                       for p, s in self.sizes.items()],
+            "faces": sorted(self.faces),
+            "kind_colours": {k: {"protos": np.round(v[0], 2).tolist(), "spread": round(float(v[1]), 2),
+                                 "scale": round(float(v[2]), 3)}
+                             for k, v in self.kind_colours.items()},
         }
         ok, png = cv2.imencode(".png", self.reference)
         tmp = Path(str(path) + ".tmp")
         with open(tmp, "wb") as fh:  # written whole, then renamed: a crash never leaves half a file
-            np.savez_compressed(fh, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), reference=png)
+            # printed faces (optional; files without them load as before): face0, face1, ... in meta["faces"] order
+            faces = {f"face{i}": np.asarray(self.faces[k], np.uint8) for i, k in enumerate(meta["faces"])}
+            np.savez_compressed(fh, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), reference=png, **faces)
         tmp.replace(path)
 
     @classmethod
@@ -88,6 +97,7 @@ class TableModel:
             with np.load(path) as z:
                 meta = json.loads(bytes(z["meta"]).decode())
                 ref = cv2.imdecode(z["reference"], cv2.IMREAD_COLOR)
+                faces = {k: np.array(z[f"face{i}"]) for i, k in enumerate(meta.get("faces", ()))}
         except (OSError, ValueError, KeyError, EOFError) as exc:
             raise CalibrationError(f"cannot read table model {path}: {exc}") from None
         if ref is None:
@@ -103,14 +113,21 @@ class TableModel:
                    dict(meta["spreads"]), sizes, bool(meta["enrolled"]), float(meta.get("created", 0.0)),
                    tuple(meta.get("notes", ())),
                    None if meta.get("pose") is None else np.asarray(meta["pose"], np.float64),
-                   None if meta.get("frame_size") is None else tuple(meta["frame_size"]))
+                   None if meta.get("frame_size") is None else tuple(meta["frame_size"]), faces,
+                   {k: (np.asarray(v["protos"], np.float32), float(v["spread"]), float(v.get("scale", 1.0)))
+                    for k, v in meta.get("kind_colours", {}).items()})
 
 
 # ------------------------------------------------------------------ plan and nominal values
 def piece_types(layout: Layout) -> list[Piece]:
+    """One piece per owner and look: kinds that look alike are enrolled and read as one
+    (``vision.piece_looks``: Zhang Yi's talent counters as its army counters)."""
+    from vision.piece_looks import read_kinds
+
     players = list(layout.players)
-    out = [Piece(p, k) for k in layout.player_kinds() for p in players]
-    return out + [Piece("neutral", k) for k in layout.neutral_kinds()]
+    kinds = read_kinds(layout)
+    out = [Piece(p, k) for k in layout.player_kinds() if k in kinds for p in players]
+    return out + [Piece("neutral", k) for k in layout.neutral_kinds() if k in kinds]
 
 
 def enrolment_plan(layout: Layout) -> dict[str, Piece]:
@@ -200,6 +217,7 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     notes = []
     missing = []
     found: list[tuple[Piece, np.ndarray, np.ndarray, np.ndarray]] = []  # piece, labels, stats row, centre
+    pixels_of: dict[Piece, np.ndarray] = {}  # each enrolled piece's inner Lab pixels
     h, w = reference.shape[:2]
     for sid, piece in placed.items():
         sp = layout.space(sid)
@@ -208,15 +226,37 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, lbl, stats, cents = cv2.connectedComponentsWithStats(evidence, connectivity=8)
         if n <= 1:
+            # a piece of nearly the board's colour (a white scarab on a white space) shows only weakly:
+            # its shaded walls and rim; nothing else is on the board, so weak evidence is the piece
+            weak = cv2.morphologyEx((maps.weak & (mask > 0)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+            n, lbl, stats, cents = cv2.connectedComponentsWithStats(weak, connectivity=8)
+        if n <= 1:
             missing.append(sid)
             continue
-        best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        # the piece is the blob with most of its pixels on its space (a bigger one in the search area
+        # may be a neighbouring piece's, as in a photo of a game under way)
+        own = _search_area(sp, 0.0, (w, h), px_per_mm, grow_mm=0.0) > 0
+        on_space = np.bincount(lbl[own].ravel(), minlength=n)[1:]
+        best = 1 + int(np.argmax(on_space if on_space.max() > 0 else stats[1:, cv2.CC_STAT_AREA]))
+        if layout.pieces[piece.kind].neutral:
+            # a pale neutral piece (a white scarab) breaks into specks of sure evidence, a neighbour's
+            # edge may then weigh more: its weak evidence, whole, is taken when it lies nearer the space
+            weak = cv2.morphologyEx((maps.weak & (mask > 0)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+            n2, lbl2, stats2, cents2 = cv2.connectedComponentsWithStats(weak, connectivity=8)
+            if n2 > 1:
+                over2 = np.bincount(lbl2[own].ravel(), minlength=n2)[1:]
+                b2 = 1 + int(np.argmax(over2 if over2.max() > 0 else stats2[1:, cv2.CC_STAT_AREA]))
+                centre = np.asarray(sp.centre) * px_per_mm
+                if np.linalg.norm(cents2[b2] - centre) + 3 * px_per_mm < np.linalg.norm(cents[best] - centre):
+                    n, lbl, stats, cents, best = n2, lbl2, stats2, cents2, b2
         blob = lbl == best
         # the blob's inner pixels: its edge mixes with the board
         inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         if inner.sum() < 6:
             inner = blob
         colours.setdefault(str(piece.owner), []).append(lab[inner])
+        mine = inner & own  # a scarab's colour from its pixels on its own space (a blob can touch a neighbour's)
+        pixels_of[piece] = lab[mine] if mine.sum() >= 6 else lab[inner]
         found.append((piece, np.where(blob, best, 0).astype(np.int32), stats[best], cents[best]))
     if missing:
         raise CalibrationError("no piece found on " + ", ".join(missing) + " in the pieces photo: put the marked "
@@ -242,19 +282,28 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
         area = meter.area(owners.index(str(piece.owner)), lbl, int(lbl.max()), stat) / px_per_mm ** 2
         sweep = _sweep(cam, centre / px_per_mm, spec.height)
         sizes[piece] = PieceSize(footprint_from_apparent(area, sweep), spec.height, spec.footprint == "circle", True)
-    notes.append(f"enrolled {len(placed)} pieces")
-    return TableModel(layout.id, px_per_mm, reference, protos, spreads, sizes, True, notes=tuple(notes))
+    from vision.faces import learn_faces
+
+    from vision.appearance import learn_kind_colours
+
+    faces = learn_faces(layout, corrected, reference, placed, px_per_mm, cam)
+    kind_colours = learn_kind_colours(layout, pixels_of, rect, reference, placed, cam, px_per_mm, maps.noise)
+    notes.append(f"enrolled {len(placed)} pieces" + (f", {len(faces)} printed faces" if faces else ""))
+    return TableModel(layout.id, px_per_mm, reference, protos, spreads, sizes, True, notes=tuple(notes), faces=faces,
+                      kind_colours=kind_colours)
 
 
 LEAN_MM = 12.0  # a piece seen obliquely leans this far out of its space ...
 LEAN_PER_HEIGHT = 0.75  # ... or this share of its height, for a tall one
 
 
-def _search_area(space: "SpaceShape", height_mm: float, size: tuple[int, int], px_per_mm: float) -> np.ndarray:
+def _search_area(space: "SpaceShape", height_mm: float, size: tuple[int, int], px_per_mm: float,
+                 grow_mm: float | None = None) -> np.ndarray:
     """Where an enrolment piece on ``space`` can show: the space grown by how far the piece may
-    lean out of it (its height decides; a circle space grows as a circle, a polygon by dilation)."""
+    lean out of it (its height decides; a circle space grows as a circle, a polygon by dilation);
+    ``grow_mm``: grown by that instead."""
     w, h = size
-    grow = max(LEAN_MM, LEAN_PER_HEIGHT * height_mm)
+    grow = max(LEAN_MM, LEAN_PER_HEIGHT * height_mm) if grow_mm is None else grow_mm
     mask = np.zeros((h, w), np.uint8)
     if space.radius is not None:
         cv2.circle(mask, (int(round(space.centre[0] * px_per_mm)), int(round(space.centre[1] * px_per_mm))),

@@ -26,6 +26,12 @@ def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: s
     and ``reader="legacy"``, use the former ``BoardReader`` (see ``_legacy_reader_factory``)."""
     if mode != "colour" or reader == "legacy":
         return _legacy_reader_factory(layout, set_dir, calibration_path, mode, tags, warn)
+    from vision.card_rows import is_card_layout
+
+    if is_card_layout(layout):  # cards in rows (The Great Wall): vision.card_reader
+        from vision.card_reader import card_reader_factory
+
+        return card_reader_factory(layout, set_dir, calibration_path, warn)
     from vision.enrolment import TableModel, model_from_photos, placed_from_board
     from vision.errors import CalibrationError, NotRegistered
     from vision.space_classifier import DEFAULT_MODEL, SpaceClassifier

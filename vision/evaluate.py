@@ -64,7 +64,7 @@ def parse_token(token: Any, layout: Layout, where: str) -> Piece:
     if spec is None:
         raise FrameSetError(f"{where}: bad piece {token!r}: unknown kind {kind!r} "
                             f"(layout {layout.id} has {', '.join(layout.pieces)})")
-    if spec.neutral and owner != "neutral":
+    if spec.neutral and owner != "neutral" and owner not in layout.players:  # a player's: a token claimed (The Great Wall)
         raise FrameSetError(f"{where}: bad piece {token!r}: a {kind} is neutral (write \"neutral:{kind}\")")
     if not spec.neutral and owner not in layout.players:
         raise FrameSetError(f"{where}: bad piece {token!r}: unknown owner {owner!r} "

@@ -19,6 +19,7 @@ from vision.blobs import components
 
 BLOCK = 8  # px of the rectified board per light-field cell
 FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
+FIELD_TINT = 0.45  # a cell whose channels' light ratios differ by this share: coloured by a piece, not lit
 # multiples of the frame's own noise scale (robust spread of the raw differences)
 PIECE_SIGMAS = 3.0  # chroma this far outside the reference's range: surely not the board (a seed) ...
 GROW_SIGMAS = 2.0  # ... and the pixels connected to a seed down to this (a dull, blurred piece's rim)
@@ -49,6 +50,18 @@ class LightNormaliser:
         wb = np.median(ratio.reshape(-1, 3), axis=0)
         lum = (ratio / wb).mean(axis=2)
         lum8 = np.clip(lum * 100, 0, 255).astype(np.uint8)
+        # a cell whose colour changed (a piece, a hand) says nothing of the light: its value is
+        # taken from the cells around before the median (a crowded area bent the field when its
+        # pieces filled most of the median's window, and came out washed out)
+        tint = (ratio / wb).max(axis=2) - (ratio / wb).min(axis=2)
+        coloured = (tint > FIELD_TINT * lum).astype(np.uint8)
+        if coloured.any():
+            # ... but not what reaches the board's edge: an arm, whose light the hand test wants as it is
+            n, lbl = cv2.connectedComponents(coloured, connectivity=8)
+            edge = np.unique(np.concatenate([lbl[0], lbl[-1], lbl[:, 0], lbl[:, -1]]))
+            coloured[np.isin(lbl, edge[edge > 0])] = 0
+        if 0 < coloured.sum() < coloured.size // 2:
+            lum8 = cv2.inpaint(lum8, coloured, 3, cv2.INPAINT_TELEA)
         lum8 = cv2.medianBlur(lum8, FIELD_MEDIAN)
         field = np.maximum(cv2.GaussianBlur(lum8.astype(np.float32) / 100.0, (0, 0), 1.0), 0.05)
         inv = (1.0 / field)[..., None] / wb[None, None, :].astype(np.float32)
@@ -124,10 +137,12 @@ class Foreground:
         return ForegroundMaps(lab, chroma, grown | dark, strict, seeds, dark, weak, weak_chroma, noise)
 
 
-def grow_pieces(labels: np.ndarray, maps: ForegroundMaps, n_owners: int, neutral: int | None) -> np.ndarray:
+def grow_pieces(labels: np.ndarray, maps: ForegroundMaps, n_owners: int, neutral: int | None,
+                grey: tuple[int, ...] = ()) -> np.ndarray:
     """Hysteresis per colour: a pixel of a colour (at the low threshold) stays only when it is
     connected to a sure pixel of the same colour: strong chroma for a player's colour, very dark
-    for a neutral (black) piece. A dull, blurred piece keeps its whole body; a shadow, a shaded
+    for a neutral (black) piece and for a player colour without chroma (``grey``: Zhang Yi's
+    Qin, near black). A dull, blurred piece keeps its whole body; a shadow, a shaded
     wall or a highlight beside a piece, classified as another colour, goes."""
     out = np.full(labels.shape, -2, np.int16)
     chroma_seeds = maps.seeds & ~maps.dark
@@ -135,7 +150,7 @@ def grow_pieces(labels: np.ndarray, maps: ForegroundMaps, n_owners: int, neutral
         m = (labels == oi).astype(np.uint8)
         if not m.any():
             continue
-        seeds = maps.dark if oi == neutral else chroma_seeds
+        seeds = maps.dark if oi == neutral or oi in grey else chroma_seeds
         n, lbl, _, _ = components(m)
         keep = np.zeros(n, bool)
         keep[np.unique(lbl[seeds & (m > 0)])] = True

@@ -86,6 +86,17 @@ class PieceSpec:
     neutral: bool
     rgb: tuple[int, int, int] | None = None
     per_owner: int | None = None  # at most this many per owner on the board (a Ming prince: 1)
+    face: tuple[tuple[str, str], ...] | None = None  # a printed top face (layout "face", as items); vision/faces.py
+
+    @property
+    def printed(self) -> bool:
+        """Whether pieces of this kind are told apart by the artwork printed on their top face."""
+        return self.face is not None
+
+    @property
+    def face_label(self) -> str | None:
+        """The text printed large on the face (a letter, a digit), if any."""
+        return dict(self.face or ()).get("label")
 
     @property
     def area(self) -> float:
@@ -233,7 +244,8 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         if p["footprint"] == "rect" and len(size) != 2:
             raise LayoutError(f"piece {kind!r}: a rect needs [width, length]", where=f"{where} $.pieces")
         pieces[kind] = PieceSpec(kind, p["footprint"], size, float(p["height_mm"]), p["owners"] == "neutral",
-                                 tuple(p["rgb"]) if "rgb" in p else None, p.get("per_owner"))
+                                 tuple(p["rgb"]) if "rgb" in p else None, p.get("per_owner"),
+                                 tuple(sorted(p["face"].items())) if "face" in p else None)
     players = {k: tuple(v) for k, v in data.get("players", {}).items()}
     if any(not p.neutral for p in pieces.values()) and not players:
         raise LayoutError("player pieces need a 'players' colour table", where=f"{where} $.players")

@@ -31,6 +31,10 @@ MARGIN_MM = 3.0  # spaces this close to a hand are occluded too (fingers, blur)
 PIECE_REACH_MM = 10.0  # print lost this close to a piece: the piece (or its shadow) hides it
 GROW_ROUNDS = 4
 GROW_INTO_PIECES = 1.2  # a blob of piece colour touching the hand and bigger than this many pieces is skin
+MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it (the print is compared in 8 px
+                       # blocks) is not compared for a hidden board
+HEAP_UNKNOWN = 0.5  # heaps side by side show less unknown colour than this many pieces' area (blur between colours)
+HEAP_SPACES = 4  # a blob of one colour may lie across this many neighbouring spaces' heaps (Zhang Yi's crowded middle)
 FINGERS_MM = 12.5  # weak or unexplained evidence this close to a hand is part of it (thin, pale fingers)
 
 
@@ -43,7 +47,8 @@ class Occlusion:
 class OcclusionFinder:
     def __init__(self, space_masks: list[tuple[tuple[int, int, int, int], np.ndarray]], size: tuple[int, int],
                  px_per_mm: float, biggest_piece_mm2: float,
-                 heaps: list[tuple[tuple[int, int, int, int], np.ndarray]] | None = None):
+                 heaps: list[tuple[tuple[int, int, int, int], np.ndarray]] | None = None,
+                 markers_mm: list[np.ndarray] | None = None):
         self.space_masks = space_masks
         self.heaps = heaps or []  # where a heap of pieces on one space can show (bbox, mask): see ``_heap``
         w, h = size
@@ -64,14 +69,21 @@ class OcclusionFinder:
         self.finger_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * f + 1, 2 * f + 1))
         m = max(1, int(round(MARGIN_MM * px_per_mm)))
         self.margin_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * m + 1, 2 * m + 1))
+        # the corner markers' print: small, all edges, it changes with exposure, blur and JPEG more than the
+        # board's and is no sign of a hand there (a hand over a marker shows as skin and an arm at the edge)
+        self.marker_print = np.zeros((h, w), bool)
+        for corners in markers_mm or ():
+            c = np.asarray(corners, np.float64).mean(axis=0)
+            grown = c + (np.asarray(corners, np.float64) - c) * (1.0 + 2 * MARKER_GROW_MM / max(np.ptp(corners[:, 0]), 1.0))
+            cv2.fillConvexPoly(self.marker_print.view(np.uint8), np.round(grown * px_per_mm).astype(np.int32), 1)
 
     def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None) -> Occlusion:
         known = (labels >= 0).astype(np.uint8)
         near_piece = cv2.dilate(known, self.halo_kernel) > 0
         unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
         if lost_print is not None:
-            # print under a piece is hidden by the piece: only print lost away from pieces counts
-            unexplained |= lost_print & ~(cv2.dilate(known, self.piece_reach) > 0)
+            # print under a piece is hidden by the piece: only print lost away from pieces (and markers) counts
+            unexplained |= lost_print & ~(cv2.dilate(known, self.piece_reach) > 0) & ~self.marker_print
         unexplained = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         evidence = ((unexplained > 0) | (known > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_CLOSE, self.close_kernel)
@@ -86,7 +98,7 @@ class OcclusionFinder:
             is_hand = at_edge_hand | unexplained_hand | (total >= SLEEVE_PIECES * self.piece_px)
             is_hand[0] = False
             for j in np.flatnonzero(is_hand & ~at_edge_hand & ~unexplained_hand):
-                is_hand[j] = not self._heap(lbl, j, stats[j])
+                is_hand[j] = not (self._heap(lbl, j, stats[j]) or self._heaps(lbl, j, stats[j], labels))
             if is_hand.any():
                 hand = is_hand[lbl]
         lbl_c, areas = _colour_components(labels)
@@ -96,7 +108,8 @@ class OcclusionFinder:
             for j in np.flatnonzero(big):
                 ys, xs = np.nonzero(lbl_c == j)
                 box = np.array([xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1, len(xs)])
-                big[j] = not self._heap(lbl_c, j, box)
+                blob = lbl_c[box[1]:box[1] + box[3], box[0]:box[0] + box[2]] == j
+                big[j] = not (self._heap(lbl_c, j, box) or _in_zone(self.heaps, blob, int(box[0]), int(box[1])))
         if big.any():
             hand |= big[lbl_c]
         if not hand.any():
@@ -136,6 +149,56 @@ class OcclusionFinder:
             if not (region & (m[y - y0:y - y0 + h, x - x0:x - x0 + w] == 0)).any():
                 return True
         return False
+
+    def _heaps(self, lbl: np.ndarray, j: int, stat: np.ndarray, labels: np.ndarray) -> bool:
+        """Whether region ``j`` is heaps of pieces on neighbouring spaces: two piece colours or more
+        (hardly any unknown), and each colour's blob where a heap on one space can show (Zhang Yi's crowded
+        areas side by side: a dozen counters across a border are no sleeve)."""
+        if not self.heaps:
+            return False
+        x, y, w, h = (int(v) for v in stat[:4])
+        region = lbl[y:y + h, x:x + w] == j
+        colours = labels[y:y + h, x:x + w]
+        if (region & (colours == UNKNOWN)).sum() > HEAP_UNKNOWN * self.piece_px:
+            return False
+        present = np.unique(colours[region & (colours >= 0)])
+        if len(present) < 2:  # one colour only: a palm whose skin looks like a piece colour (the blob test decides)
+            return False
+        for oi in present:
+            n, cl, cs, _ = components(region & (colours == oi))
+            for k in range(1, n):
+                bx, by, bw, bh = (int(v) for v in cs[k, :4])
+                if not _in_zone(self.heaps, cl[by:by + bh, bx:bx + bw] == k, x + bx, y + by):
+                    return False
+        return True
+
+
+def _in_zone(zones: list[tuple[tuple[int, int, int, int], np.ndarray]], mask: np.ndarray, x: int, y: int,
+             most: int | None = None) -> bool:
+    """Whether ``mask`` (a crop whose top left is at x, y) lies wholly inside one of ``zones``, or
+    inside the union of the ``most`` that cover most of it (neighbouring areas of one state, crowded
+    at their borders)."""
+    most = HEAP_SPACES if most is None else most
+    h, w = mask.shape
+    n = int(mask.sum())
+    cover = []
+    for (x0, y0, x1, y1), m in zones:
+        ax, ay, bx, by = max(x, x0), max(y, y0), min(x + w, x1), min(y + h, y1)
+        if ax >= bx or ay >= by:
+            continue
+        c = np.zeros((h, w), bool)
+        c[ay - y:by - y, ax - x:bx - x] = (m[ay - y0:by - y0, ax - x0:bx - x0] > 0) & mask[ay - y:by - y, ax - x:bx - x]
+        k = int(c.sum())
+        if k == n:
+            return True
+        if k:
+            cover.append(c)
+    if most < 2 or not cover:
+        return False
+    union = np.zeros((h, w), bool)
+    for c in sorted(cover, key=lambda c: -int(c.sum()))[:most]:  # the zones covering most of it, together
+        union |= c
+    return int(union.sum()) == n
 
 
 def _colour_components(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

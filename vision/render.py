@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
@@ -24,7 +24,9 @@ from vision.geometry import Camera, look_at_camera
 from vision.layout import Layout, PieceSpec, SpaceShape
 from vision.markers import PIECE_DICTIONARY, dictionary, marker_bits
 from vision.dice import die_kinds
+from vision.face_art import draw_face, face_art, face_corners, printed_copy, printed_kinds, turned
 from vision.render_dice import draw_die_pips
+from vision.card_rows import card_row, draw_card, is_card, place_row
 from vision.scenes import random_board as random_board  # re-exported: where tests, tools and benchmarks find it
 
 TEXTURE_PX_PER_MM = 2.0
@@ -32,6 +34,7 @@ TABLE_RGB = (120, 86, 60)
 SKIN_TONES = ((232, 190, 160), (210, 160, 120), (170, 120, 90), (120, 80, 55), (245, 205, 180))
 
 TagMap = Mapping[int, Piece]
+PRINTED_ANGLE_SHARE = 0.15  # of a neutral piece's random angle (±20°): a printed tile lies within ±3° of square
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +169,8 @@ def board_texture(layout: Layout, px_per_mm: float = TEXTURE_PX_PER_MM) -> np.nd
                  max(1, int(3 * s)), cv2.LINE_AA, 4)
     for sp in layout.spaces:
         fill = (238, 242, 244) if sp.kind != "dragon" else (200, 210, 225)
+        if sp.kind in layout.source.get("space_fill", {}):  # the layout's own print (BGR here)
+            fill = tuple(int(v) for v in layout.source["space_fill"][sp.kind][::-1])
         cv2.fillPoly(img, [pts(sp.polygon)], fill, cv2.LINE_AA, 4)
         cv2.polylines(img, [pts(sp.polygon)], True, (50, 60, 70), max(1, int(1.2 * s)), cv2.LINE_AA, 4)
         if sp.kind == "dragon":
@@ -281,6 +286,9 @@ def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter:
         rng = np.random.default_rng([table, zlib.crc32(space_id.encode())])
         space = layout.space(space_id)
         content = board.pieces(space_id)
+        if card_row(layout, space_id) is not None:  # cards in a row on a play mat (vision.card_rows)
+            out += place_row(layout, space_id, content, rng, jitter)
+            continue
         items = sorted(content.elements(), key=lambda p: (not layout.pieces[p.kind].neutral, p))
         neutral = [p for p in items if layout.pieces[p.kind].neutral]
         players = [p for p in items if not layout.pieces[p.kind].neutral]
@@ -289,9 +297,29 @@ def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter:
         for p in neutral:
             spec = layout.pieces[p.kind]
             r = spec.max_width / 2
-            x, y = _sample_in_space(space, r, rng, taken, jitter, centred=len(items) <= 2 and not taken)
+            try:
+                x, y = _sample_in_space(space, r, rng, taken, jitter, centred=len(items) <= 2 and not taken)
+            except PlacementError:
+                if base_at is None:
+                    raise
+                # no room beside what lies there (a tile put on a space whose scarab is still on it):
+                # it lies on top of it
+                bx, by, bh, ba = base_at
+                angle = float(rng.uniform(-3, 3))
+                below = out[-1]
+                if spec.area < layout.pieces[below.piece.kind].area:  # the bigger one lies on top
+                    out[-1] = Placement(space_id, p, bx, by, angle, below.base, _take_tag(tag_pool, p))
+                    out.append(replace(below, base=below.base + spec.height))
+                else:
+                    out.append(Placement(space_id, p, bx, by, angle, bh, _take_tag(tag_pool, p)))
+                base_at = (bx, by, bh + spec.height, ba)
+                continue
             taken.append((x, y, r))
             angle = float(rng.uniform(-20, 20))
+            if spec.printed and len(items) == 1:
+                # a printed tile or card lies square with its space, give or take (vision/face_art.py turns it)
+                angle *= PRINTED_ANGLE_SHARE
+                x, y = space.centre[0] + (x - space.centre[0]) * 0.5, space.centre[1] + (y - space.centre[1]) * 0.5
             base_at = (x, y, spec.height, angle)
             out.append(Placement(space_id, p, x, y, angle, 0.0, _take_tag(tag_pool, p)))
         if base_at is not None and len(players) == 1:
@@ -532,8 +560,11 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
     W, H = c.size
     cam = frame_camera(layout, c)
     Hb = cam.homography()
+    face_rng = np.random.default_rng([c.seed, 14]) if printed_kinds(layout) else None  # its own stream too
     if placements is None:
         placements = place_pieces(layout, board, rng, c.jitter_mm, tags_by_piece(tag_map) if tag_map else None)
+        if face_rng is not None:
+            placements = turned(layout, placements, face_rng)  # given placements keep their turns
     dice_rng = np.random.default_rng([c.seed, 6])  # its own stream: frames without dice stay as they were
     placements = with_faces(layout, placements, dice, dice_rng)
     img = _table_cached(c.size, c.seed % 4).copy()
@@ -545,7 +576,7 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
     light = np.array([math.cos(la), math.sin(la)])
     C = cam.centre
     # a stacked piece is drawn after what it stands on; otherwise far pieces first
-    order = sorted(placements, key=lambda p: (p.base > 0, -math.hypot(p.x - C[0], p.y - C[1])))
+    order = sorted(placements, key=lambda p: (p.base > 0, p.base, -math.hypot(p.x - C[0], p.y - C[1])))
     piece_masks: dict[str, list[np.ndarray]] = {}
     for pl in order:
         spec = layout.pieces[pl.piece.kind]
@@ -554,14 +585,21 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
         jit = np.random.default_rng([c.seed, 7, zlib.crc32(f"{pl.space}/{pl.x:.1f}/{pl.y:.1f}".encode())]).normal(0, 6, 3)
         rgb = np.clip(np.asarray(rgb, float) + jit, 0, 255)
         outline = spec.outline(pl.x, pl.y, pl.angle)
-        top = _draw_prism(img, cam, outline, pl.base, pl.base + spec.height, rgb, light)
+        top = draw_card(img, cam, pl, spec, layout, rgb, light) if is_card(spec) else \
+            _draw_prism(img, cam, outline, pl.base, pl.base + spec.height, rgb, light)
+        if spec.printed and face_rng is not None:
+            z = pl.base + spec.height
+            copy_rng = np.random.default_rng([c.seed, 14, zlib.crc32(f"{pl.space}/{pl.x:.1f}/{pl.y:.1f}".encode())])
+            art = printed_copy(face_art(layout, pl.piece.kind, str(pl.piece.owner)), copy_rng)
+            draw_face(img, top, cam.project(face_corners(spec, pl.x, pl.y, pl.angle), -z), art, 1.0,
+                      spec.footprint == "circle")
         if pl.face is not None:
             draw_die_pips(img, cam, outline, pl.base, pl.base + spec.height, pl.face, light, dice_rng)
         bottom = cam.project(outline, -pl.base)
         piece_masks.setdefault(pl.space, []).append(cv2.convexHull(np.vstack([top, bottom]).astype(np.float32)))
         if pl.tag is not None:
             _draw_tag(img, cam, pl, spec, pl.base + spec.height, tag_dictionary, layout)
-        elif spec.footprint == "rect" and not spec.neutral:
+        elif spec.footprint == "rect" and not spec.neutral and not is_card(spec):
             # roof ridge of a house
             a = math.radians(pl.angle)
             d = np.array([-math.sin(a), math.cos(a)]) * spec.size[-1] / 2 * 0.9

@@ -52,7 +52,7 @@ import numpy as np
 from scorer.core.types import Board, Piece
 from vision.evaluate import truth_to_json
 from vision.layout import Layout
-from vision.render import Conditions, random_conditions, render
+from vision.render import Conditions, PlacementError, Rendered, random_conditions, render
 from vision.scenes import random_position
 
 SIZE = (1280, 720)
@@ -126,6 +126,11 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
     for one piece (China's house and fortress on sites, Ming's family member in a cloister) when
     such a space holds the kind, else on a space for a heap (China's emissary on a dragon space,
     Ming's prince in a district); on any space when none is left."""
+    from vision.card_rows import enrol_board as card_enrol_board, is_card_layout
+    from vision.piece_looks import read_kinds
+
+    if is_card_layout(layout):  # cards in rows (The Great Wall): one of each kind laid in a row
+        return Board.from_counts(card_enrol_board(layout))
     sites = [s.id for s in layout.spaces if not layout.heap_kinds(s)]
     heaps = [s.id for s in layout.spaces if layout.heap_kinds(s)]
     rng.shuffle(sites)
@@ -133,7 +138,10 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
     holds = {s.id: layout.held_kinds(s) for s in layout.spaces}
     cells: dict[str, list[Piece]] = {}
     players = list(layout.players)
+    read = read_kinds(layout)  # look-alike kinds are enrolled as one (vision.piece_looks)
     for kind, spec in layout.pieces.items():
+        if kind not in read:
+            continue
         owners = ["neutral"] if spec.neutral else players
         for owner in owners:
             pools = [sites, heaps] if any(kind in holds[s] for s in sites) else [heaps, sites]
@@ -145,6 +153,20 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
             at = max(i for i, s in enumerate(pool) if kind in holds[s])  # the last that holds it
             cells[pool.pop(at)] = [Piece(owner, kind)]
     return Board.from_counts(cells)
+
+
+POSITION_TRIES = 50
+
+
+def render_position(layout: Layout, rng: np.random.Generator, positions: str, c: Conditions) -> Rendered:
+    """A random position rendered; one whose pieces do not fit on a space is drawn again (Zhang
+    Yi's armies are drawn as one counter per strength: a strength of 20 does not fit on an area)."""
+    for _ in range(POSITION_TRIES - 1):
+        try:
+            return render(layout, random_position(layout, rng, positions), c)
+        except PlacementError:
+            continue
+    return render(layout, random_position(layout, rng, positions), c)
 
 
 def _write_jpeg(path: Path, image: np.ndarray, quality: int) -> None:
@@ -182,7 +204,7 @@ def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, h
         stem = f"{tid}-{i:0{width}d}"
         pose = perturb(poses[tid], rng)
         c, q = conditions(layout, pose, rng, hands)
-        r = render(layout, random_position(layout, rng, positions), c)
+        r = render_position(layout, rng, positions, c)
         _write_jpeg(out / "frames" / f"{stem}.jpg", r.image, q)
         truth = truth_to_json(r.truth.board, r.truth.occluded, table=tid, markers_covered=r.truth.markers_covered)
         (out / "truth" / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", "utf-8")

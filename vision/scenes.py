@@ -38,7 +38,12 @@ def random_board(layout: Layout, rng: np.random.Generator, players: Sequence[str
         c: Counter[Piece] = Counter()
         held = layout.held_kinds(sp)
         heap = layout.heap_kinds(sp)
-        if heap:
+        if not layout.player_kinds():
+            # a game whose pieces are all neutral (Cheops: tiles and treasures): one piece of a held kind
+            kinds = [k for k in held if layout.pieces[k].neutral] if sp.kind in layout.holds or not layout.holds else []
+            if kinds and rng.random() < occupancy:
+                c[Piece("neutral", kinds[int(rng.integers(len(kinds)))])] += 1
+        elif heap:
             if rng.random() < occupancy:
                 for _ in range(int(rng.integers(1, max_several + 1))):
                     kind = heap[0] if len(heap) == 1 else heap[int(rng.integers(len(heap)))]
@@ -65,6 +70,8 @@ def showable(layout: Layout, piece: Piece) -> bool:
     spec = layout.pieces.get(piece.kind)
     if spec is None:
         return False
+    if spec.neutral and str(piece.owner) in layout.players:
+        return True  # a neutral piece laid as a player's (The Great Wall: a claimed token on its owner's card)
     return str(piece.owner) == "neutral" if spec.neutral else str(piece.owner) in layout.players
 
 
@@ -97,7 +104,10 @@ def game_position(layout: Layout, rng: np.random.Generator, players: int | None 
         raise ValueError(f"layout {layout.id} names no game: use random_board")
     game = get_game(game_id)
     if players is None:
-        counts = [n for n in range(game.min_players, game.max_players + 1) if n <= len(layout.players)]
+        # as many players as the layout has colours for (a game whose pieces are all neutral, as
+        # Cheops' tiles and treasures: any count the game allows)
+        counts = [n for n in range(game.min_players, game.max_players + 1)
+                  if n <= len(layout.players) or not layout.player_kinds()]
         players = counts[int(rng.integers(len(counts)))]
     boards = game_positions(game_id, int(rng.integers(2 ** 31)), players)
     board = boards[int(rng.integers(len(boards)))]

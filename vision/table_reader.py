@@ -19,6 +19,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from vision.appearance import AppearanceStep, masked as masked_for_hands
 from vision.calibration import PX_PER_MM, default_calibration
 from vision.change import ChangeWatcher
 from vision.colour_classes import ColourClassifier
@@ -71,13 +72,18 @@ class TableReader:
         self.space_masks = self._space_masks(w, h)
         self.space_of = self._space_map(w, h)
         biggest = max(sz.area_mm2 for sz in model.sizes.values())
-        self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, self._heap_zones(w, h))
+        self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, self._heap_zones(w, h),
+                                         list(layout.marker_corners_mm().values()))
         centres = np.array([sp.centre for sp in layout.spaces], float)
         usual = [layout.holds.get(sp.kind) for sp in layout.spaces]
         limits = {k: spec.per_owner for k, spec in layout.pieces.items() if spec.per_owner}
         narrowest = min((layout.pieces[k].min_width for k in layout.player_kinds()), default=None)
         self.counter = Counter_(model, self.colours.owners, self.space_of, centres, self.s, usual, limits,
                                 [sp.area for sp in layout.spaces], narrowest)
+        # spaces whose pieces are all neutral (Cheops' tiles and treasures) are read by each kind's
+        # look, printed face or colour, instead of counting (vision/appearance.py); None: no such space
+        self.appearance = AppearanceStep(layout, model, self.space_of) or None
+        self._all_by_look = self.appearance is not None and len(self.appearance.indices) == len(layout.spaces)
         # how far a space reaches from its centre (a polygon's farthest corner): a change that near is on it
         self._reach = np.array([sp.radius if sp.radius is not None else
                                 max(np.hypot(x - sp.centre[0], y - sp.centre[1]) for x, y in sp.polygon) for sp in layout.spaces])
@@ -161,8 +167,8 @@ class TableReader:
         """Only part of the board changed (a piece moved): read the spaces near the change again,
         in a crop, with the last full read's light and noise; keep the others. None: read it all
         (much changed, or anything in the crop that might be a hand: a full read judges it)."""
-        if self._last is None or self._last.occluded:
-            return None  # a hand was there: where it left, the full read sees it all again
+        if self._last is None or self._last.occluded or self.appearance is not None:
+            return None  # a hand was there: where it left, the full read sees it all again (appearance: always)
         pts = self.change.changed_points_mm(thumb, reg)
         if pts is None or self.light.field is None or not len(pts):
             return None
@@ -192,7 +198,7 @@ class TableReader:
             return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
         labels = np.full((h, w), -2, np.int16)
         labels[y0:y1, x0:x1] = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps,
-                                           len(self.colours.owners), self.colours.neutral)
+                                           len(self.colours.owners), self.colours.neutral, self.colours.grey)
         lab = np.zeros((h, w, 3), np.float32)
         lab[y0:y1, x0:x1] = maps.lab
         cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
@@ -356,21 +362,35 @@ class TableReader:
         maps = self.fg.measure(corrected)
         self._noise = maps.noise
         raw = self.colours.classify(maps.lab, maps.piece)
-        labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral) if self.classifier is None else None
+        labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral,
+                             self.colours.grey) if self.classifier is None and not self._all_by_look else None
         t_cls = time.perf_counter()
         strict_labels = np.where(maps.strict, raw, np.int16(-2))  # strict is within piece: no second lookup
-        occ = self.occlusion.find(maps, strict_labels, self.print_watcher.lost(maps.lab[..., 0]))
+        lost = self.print_watcher.lost(maps.lab[..., 0])
+        seen = None
+        if self.appearance is not None:  # pieces read by their look are explained: not a hand
+            seen = self.appearance.read(corrected, maps, camera_centre(reg.homography, (frame.shape[1], frame.shape[0])),
+                                        rect, self.fg)
+            hand_maps, strict_labels, lost = masked_for_hands(maps, strict_labels, lost, seen.explained, seen.arm,
+                                                                   self.s)
+        occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost)
+        if seen is not None:  # a pale "piece" touching a hand may be its skin: unread
+            occ = replace(occ, spaces=occ.spaces | seen.touching(occ.mask))
         t_occ = time.perf_counter()
-        if labels is None:
+        if self._all_by_look:
+            counts, off = {}, []  # every space is read by its pieces' look (below)
+        elif labels is None:
             visible = [i for i in range(len(self.layout.spaces)) if i not in occ.spaces]
             counts, off = self._classify(corrected, maps, visible), []
         else:
             cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
             mass = MassMeter(maps.lab, self.fg.ref, labels, self._owner_colours)
             counts, off = self.counter.count(labels, occ.mask, cam, occ.spaces, mass)
+        if seen is not None:
+            counts = {**counts, **seen.counts}
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
-            if i in occ.spaces:
+            if i in occ.spaces or (seen is not None and i in seen.unsure):  # unsure: unread, not guessed
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
                 continue
             spaces.append(self._space_result(i, counts.get(i)))

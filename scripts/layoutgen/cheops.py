@@ -24,6 +24,7 @@ TREASURE_RGB = {"red": [200, 40, 40], "blue": [40, 85, 200], "green": [40, 150, 
                 "white": [240, 240, 232], "black": [32, 32, 34]}
 OTHER_RGB = [150, 150, 150]
 FACES = ("A", "B", "C", "D")
+SLATE = [150, 158, 172]
 
 
 def space_centre(row: int, col: int) -> tuple[float, float]:
@@ -46,27 +47,32 @@ def layout(board: Mapping[str, Any]) -> dict[str, Any]:
         rgb = TREASURE_RGB.get(colour, OTHER_RGB)
         tint = [int(230 + (v - 230) * 0.25) for v in rgb]
         regions.append(region(f"column-{colour}", rect(x - 37, DOT_Y - 18, x + 37, LAW_Y1 + 6), tint=tint))
-        spaces.append(circle_space(f"dot-{colour}", "dot", x, DOT_Y, DOT_R))
-        spaces.append(polygon_space(f"price-{colour}", "price", rect(x - TABLE_W / 2, TABLE_Y0, x + TABLE_W / 2, TABLE_Y1)))
-        spaces.append(polygon_space(f"price-{colour}-law", "price-law", rect(x - TABLE_W / 2, LAW_Y0, x + TABLE_W / 2, LAW_Y1)))
+        column = f"column-{colour}"
+        spaces.append(circle_space(f"dot-{colour}", "dot", x, DOT_Y, DOT_R, region=column))
+        spaces.append(polygon_space(f"price-{colour}", "price", rect(x - TABLE_W / 2, TABLE_Y0, x + TABLE_W / 2, TABLE_Y1),
+                                    region=column))
+        spaces.append(polygon_space(f"price-{colour}-law", "price-law", rect(x - TABLE_W / 2, LAW_Y0, x + TABLE_W / 2, LAW_Y1),
+                                    region=column))
     spaces.append(polygon_space("market-price", "market", rect(*MARKET)))
     for row in range(1, ROWS + 1):
         for col in range(1, row + 1):
             sid = f"r{row}c{col}"
             x, y = space_centre(row, col)
             spaces.append(polygon_space(sid, "eye" if sid in eyes else "pyramid",
-                                        rect(x - TILE / 2, y - TILE / 2, x + TILE / 2, y + TILE / 2)))
+                                        rect(x - TILE / 2, y - TILE / 2, x + TILE / 2, y + TILE / 2), region="pyramid"))
     tile = {"footprint": "rect", "size_mm": [38, 38], "height_mm": 3, "owners": "neutral"}
-    pieces: dict[str, Any] = {f"family-{f}": dict(tile) for f in FACES}
-    pieces["neighbour"] = dict(tile)
-    pieces["law"] = dict(tile, rgb=[90, 70, 45])
+    # the tiles differ only by their printed face (vision/faces.py): a portrait per family, the
+    # neighbour tile's picture, the laws' common back
+    pieces: dict[str, Any] = {f"family-{f}": dict(tile, face={"label": f}) for f in FACES}
+    pieces["neighbour"] = dict(tile, face={})
+    pieces["law"] = dict(tile, rgb=[90, 70, 45], face={})
     for colour in colours:
         pieces[f"treasure-{colour}"] = {"footprint": "circle", "size_mm": [18], "height_mm": 9, "owners": "neutral",
                                         "rgb": TREASURE_RGB.get(colour, OTHER_RGB)}
     treasures = [f"treasure-{c}" for c in colours]
     tiles = [f"family-{f}" for f in FACES] + ["neighbour"]
     holds = {"pyramid": tiles + treasures, "eye": tiles + ["law"], "dot": treasures, "price": treasures, "price-law": ["law"]}
-    return layout_doc(
+    doc = layout_doc(
         layout_id=board["id"], game="cheops", board=board["id"], source=f"scorer/games/cheops/board.json ({board['id']})",
         size=(WIDTH, HEIGHT), spaces=spaces, regions=regions, pieces=pieces, holds=holds, players=None,
         notes=["Geometry invented: no measured Cheops board is public. Capture the real board on the dashboard and replace this file.",
@@ -74,3 +80,7 @@ def layout(board: Mapping[str, Any]) -> dict[str, Any]:
                "price-<colour>-law (a law under the table): the space ids of the engine's visible_board. "
                "market-price is drawn and placed but the engine reads nothing there.",
                MARKER_NOTE])
+    # the pyramid's stones and the columns' fields are printed slate grey (invented, as the rest):
+    # a white scarab on a white field would show only by its shaded sides, a hand on sand hardly
+    doc["space_fill"] = {kind: SLATE for kind in ("pyramid", "eye", "dot", "price", "price-law", "market")}
+    return doc

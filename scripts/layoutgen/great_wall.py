@@ -20,6 +20,7 @@ Y0, PITCH, STRIP = 75.0, 120.0, 110.0
 TOKENS_W = 100.0
 TOKEN_R = 17.0
 KINDS = ("wall", "gate", "tower", "noble", "soldier", "cavalry", "dragon")
+CROSSWISE = "dragon"  # lies on another card (rules: the dragon covers a card)
 PLAYER_RGB = {"blue": [35, 85, 200], "red": [205, 40, 40], "yellow": [245, 205, 40], "green": [40, 150, 70], "grey": [128, 128, 132]}
 TOKEN_VALUES = (1, 2, 3, 4, 5, 7, 8)
 
@@ -43,8 +44,10 @@ def layout(layout_id: str = "great-wall", sections: int = SECTIONS) -> dict[str,
         regions.append(region(f"{sid}-row", rect(x0 + TOKENS_W + 4, y0 + 2, x1 - 2, y1 - 2), tint=[232, 222, 196]))
     card = {"footprint": "rect", "size_mm": [57, 88], "height_mm": 0.5, "owners": "players"}
     pieces: dict[str, Any] = {k: dict(card) for k in KINDS}
+    pieces[CROSSWISE] = dict(card, crosswise=True)  # laid across the card it covers (vision/card_rows.py)
     for v in TOKEN_VALUES:
-        pieces[f"token-{v}"] = {"footprint": "circle", "size_mm": [26], "height_mm": 2, "owners": "neutral", "rgb": [214, 180, 90]}
+        pieces[f"token-{v}"] = {"footprint": "circle", "size_mm": [26], "height_mm": 2, "owners": "neutral", "rgb": [214, 180, 90],
+                                "face": {"label": str(v)}}  # the value printed on the token (vision/faces.py)
     return layout_doc(
         layout_id=layout_id, game="great_wall", board=None, source="the Great Wall's set-up: 4 wall sections",
         size=(WIDTH, HEIGHT), spaces=spaces, regions=regions, pieces=pieces,
@@ -52,4 +55,6 @@ def layout(layout_id: str = "great-wall", sections: int = SECTIONS) -> dict[str,
         notes=["Geometry invented: The Great Wall has no printed board; this is a play mat. Capture your own table on the dashboard.",
                "Each section-<n> is one space of the engine's visible_board (its cards and tokens); the regions "
                "section-<n>-tokens, -token-1/2 and -row show where the tokens and the card row lie inside it.",
+               "Cards lie upright in one fanned row per section, a dragon across the card it covers, a claimed token on "
+               "a card of its owner (vision/card_rows.py; docs/great-wall.md, Camera).",
                MARKER_NOTE])

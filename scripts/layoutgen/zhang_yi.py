@@ -35,7 +35,7 @@ PLACES = {
     "liaodong": (122.0, 41.0), "linzi": (118.3, 36.8), "jimo": (120.4, 36.4), "lu": (117.0, 35.6),
 }
 STATE_RGB = {"qin": [58, 58, 62], "chu": [196, 52, 44], "qi": [46, 104, 206], "yan": [124, 78, 176],
-             "zhao": [46, 150, 84], "wei": [226, 138, 30], "han": [200, 164, 36]}
+             "zhao": [46, 150, 84], "wei": [226, 138, 30], "han": [222, 196, 44]}
 TALENTS = ("yue_yi", "sun_bin", "bai_qi", "wu_qi", "lian_po", "pang_juan", "tian_dan", "xiang_yan", "shang_yang",
            "han_fei", "guo_wei", "li_si", "mengchang_jun", "lin_xiangru", "chunshen_jun", "jing_ke")
 

@@ -180,6 +180,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if camera_only and not gd.camera:
             raise DemoArgError(f"--camera-only: the {game_id} demo is not read by the synthetic camera (the china and "
                                f"{', '.join(g for g in GAME_DEMOS if game_demo(g).camera)} demos are)")
+        if camera_only and gd.camera_only_gap:
+            raise DemoArgError(f"--camera-only: the {game_id} demo needs the sensor board: {gd.camera_only_gap}")
         timings["quiet_timeout"] = max(1.0, gd.quiet_timeout / speed)
         demo = build_game_demo(gd, data_dir, camera=False if args.no_camera else None, camera_only=camera_only, **timings)
         setup, script, m = dict(gd.setup, game=gd.game_id), gd.script, gd.intro
@@ -217,10 +219,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
             halt = stop.event  # Ctrl-C / SIGTERM: every wait below ends at once (the script raises DemoStopped)
             if "sensor_board" in rt.devices_ and not wait_until(lambda: _sensor_live(rt), 15.0, stop=halt) and not halt.is_set():
                 raise DemoArgError("the emulated sensor board did not come up")
-            if "camera" in rt.devices_ and not wait_until(lambda: rt.devices().get("camera", {}).get("state") == "ok", 30.0,
-                                                          stop=halt) and not halt.is_set():
+            if "camera" in rt.devices_ and not wait_until(lambda: _camera_up(rt), 30.0, stop=halt) and not halt.is_set():
                 raise DemoArgError("the synthetic camera did not come up")
-            if camera_only and not halt.is_set():  # the table is enrolled once, before the first game, as on the dashboard
+            enrol = camera_only or (game_id != "china" and gd.enrol and "camera" in rt.devices_)
+            if enrol and not halt.is_set():  # the table is enrolled once, before the first game, as on the dashboard
                 enrol_camera(demo, stop=halt, langs=_langs(args))
             game = 0
             while not stop.event.is_set():
@@ -291,6 +293,12 @@ def _mqtt_arg(text: str) -> Any:
     if not host or (sep and not port.isdigit()) or not 0 < int(port or 1883) < 65536:
         raise DemoArgError(f"--mqtt {text!r}: expected HOST or HOST:PORT")
     return MqttSettings(host=host, port=int(port or 1883), table_id="demo")
+
+
+def _camera_up(rt: Any) -> bool:
+    """The camera reads frames: live, or held for its enrolment (the Zhang Yi demo enrols first)."""
+    dev = rt.devices().get("camera", {})
+    return dev.get("state") == "ok" or ("held" in dev and dev.get("registration") is not None)
 
 
 def _sensor_live(rt: Any) -> bool:

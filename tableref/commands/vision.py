@@ -167,11 +167,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
     layout = load_layout(args.board)
     image = _read_image(args.image)
     if args.mode == "colour":
+        from vision.card_reader import reader_for_layout  # TableReader, or CardReader for card rows
         from vision.enrolment import TableModel
-        from vision.table_reader import TableReader
 
         model = TableModel.load(args.calibration, layout) if args.calibration else None
-        reader = TableReader(layout, model)
+        reader = reader_for_layout(layout, model)
     else:
         cal = Calibration.load(args.calibration) if args.calibration else None
         reader = BoardReader(layout, mode=args.mode, calibration=cal, tag_map=_tag_map(args.tags, layout), fov_deg=args.fov)
@@ -195,6 +195,21 @@ def cmd_enrol(args: argparse.Namespace) -> int:
     from vision.layout import load_layout
 
     layout = load_layout(args.board)
+    from vision.card_rows import is_card_layout
+
+    if is_card_layout(layout):  # cards in rows (The Great Wall): several cards per section (vision.card_enrol)
+        from vision.card_enrol import enrol_from_files
+        from vision.evaluate import load_truth
+
+        if not args.plan and (not args.empty or not args.out):
+            print("tableref: vision enrol needs --empty and --out (or --plan)", file=sys.stderr)
+            return 2
+        out = enrol_from_files(layout, None if args.plan else _read_image(args.empty),
+                               _read_image(args.pieces) if args.pieces and not args.plan else None,
+                               load_truth(Path(args.placed), layout).board() if args.placed else None, args.out, args.plan)
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return 0
     plan = enrolment_plan(layout)
     if args.plan:
         json.dump({"board": layout.id, "plan": {sid: f"{p.owner}:{p.kind}" for sid, p in plan.items()}},

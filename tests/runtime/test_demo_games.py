@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = {
     "great_wall": ("deck.mix", 15),
     "cheops": ("place.support", 3),
-    "zhang_yi": ("march.leave_one", 10),
+    "zhang_yi": ("march.leave_one", 15),
     "ming": ("prince.occupied", 21),
 }
 

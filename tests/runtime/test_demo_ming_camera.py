@@ -16,17 +16,13 @@ import pytest
 
 pytest.importorskip("hardware.camera")
 
-from demo_process import finish, flag_lines, game_record, start_demo  # noqa: E402
+from demo_process import enrolled_before_the_first_move, finish, flag_lines, game_record, moves, start_demo  # noqa: E402
 from demo_process import final_board as board_of_record  # noqa: E402
 from scorer.core import Piece  # noqa: E402
 from tableref.demo import build_game_demo, game_demo, wait_until  # noqa: E402
 
 HAND = "Blue reaches over province space p3"
 HAND_LEAVES = "The hand leaves: blue's family member on province space p3 is read."
-
-
-def moves(data_dir: Path) -> list[dict]:
-    return [{k: v for k, v in m.items() if k != "at"} for m in game_record(data_dir)["moves"]]
 
 
 def final_board(data_dir: Path) -> dict:
@@ -52,10 +48,7 @@ def test_ming_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path: 
     out = finish(camera_only, 120)
     # camera only: no sensor board; enrolled through the dashboard's flow before the first move
     assert "note: camera only: no sensor board" in out and "[DEVICE] sensor-board" not in out
-    lines = out.splitlines()
-    saved = [i for i, x in enumerate(lines) if x.startswith("[CAMERA] Table model saved")]
-    first_move = next(i for i, x in enumerate(lines) if x.startswith("[MOVE]"))
-    assert saved and saved[0] < first_move, out
+    assert enrolled_before_the_first_move(out), out
     assert "learned: " in out and "prince" in out.split("learned: ", 1)[1].splitlines()[0]
     assert (tmp_path / "camera-only" / "table-model.npz").is_file()
     # camera and antennas under p1-p3

@@ -21,6 +21,7 @@ from scorer.core.boardkit import (
     layout_geometry,
     message_json,
     placed_items,
+    rect,
 )
 from scorer.core.types import InvalidRecord, Message
 from scorer.games.ming.board import SHIPPED_BOARDS, board_from_json, city_space, cloister_space, province_space, semantic_problems
@@ -39,6 +40,26 @@ PLAYER_HEX = {"yellow": "#f2c230", "green": "#2f9e55", "blue": "#2f64d6", "red":
 
 def district_spaces(district: str) -> tuple[str, str, str]:
     return district, cloister_space(district), city_space(district)
+
+
+def province_regions(spaces: list[dict[str, Any]], provinces: list[dict[str, Any]], margin: float = 3.0) -> list[dict[str, Any]]:
+    """A captured board's province areas (``province-<id>``, what the Board page tints and names): the box
+    around each province's districts, cloisters and cities as placed on the photo."""
+    out = []
+    for p in provinces:
+        pts = []
+        for s in spaces:
+            if s.get("region") != p["id"] or s.get("kind") == "province-space":
+                continue
+            if s.get("shape") == "circle":
+                (x, y), r = s["centre_mm"], s["radius_mm"]
+                pts += [[x - r, y - r], [x + r, y + r]]
+            else:
+                pts += s["points_mm"]
+        if pts:
+            x0, y0, x1, y1 = bbox(pts)
+            out.append({"id": f"province-{p['id']}", "polygon": rect(x0 - margin, y0 - margin, x1 + margin, y1 + margin)})
+    return out
 
 
 class MingBoardKit(BoardKit):
@@ -202,7 +223,8 @@ class MingBoardKit(BoardKit):
             if it["key"] not in kinds:
                 raise InvalidRecord(f"unknown item {it['key']!r}", where="capture.items")
             add_placed(spaces, it, it["key"], kinds[it["key"]], region[it["key"]])
-        layout = capture_layout(dict(capture, id=doc["id"]), game=self.game, board=doc["id"], spaces=spaces, regions=[],
+        layout = capture_layout(dict(capture, id=doc["id"]), game=self.game, board=doc["id"], spaces=spaces,
+                                regions=province_regions(spaces, doc["provinces"]),
                                 pieces=PIECES, players=PLAYER_RGB, holds=HOLDS)
         return doc, layout
 

@@ -1,0 +1,49 @@
+"""``tableref demo --game great_wall`` read by the synthetic camera (``vision.card_reader.CardReader`` on the
+Great Wall's play mat: cards in a fanned row per section, owner by the index square, kind by the type panel,
+tokens by their printed value).
+
+* ``--camera-only``: no sensor board; the table is enrolled through the dashboard's flow first (cards laid in a
+  row, one of each kind, and one token of each value), then the whole script is refereed by the camera alone --
+  the same moves, flags and final board as ``--no-camera``.
+* the default (camera and the sensor board, an antenna under each section): the same game again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("hardware.camera")
+
+from demo_process import enrolled_before_the_first_move, finish, flag_lines, game_record, moves, start_demo  # noqa: E402
+from demo_process import final_board as board_of_record  # noqa: E402
+
+
+def final_board(data_dir: Path) -> dict:
+    return board_of_record(game_record(data_dir))
+
+
+@pytest.mark.slow
+def test_great_wall_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path: Path) -> None:
+    camera_only = start_demo(tmp_path / "camera-only", "--game", "great_wall", "--camera-only")
+    reference = start_demo(tmp_path / "sensors", "--game", "great_wall", "--no-camera")
+    out_ref = finish(reference, 90)
+    out = finish(camera_only, 120)
+    both = start_demo(tmp_path / "both", "--game", "great_wall")
+    out_both = finish(both, 120)
+    # camera only: no sensor board; enrolled through the dashboard's flow before the first move
+    assert "note: camera only: no sensor board" in out and "[DEVICE] sensor-board" not in out
+    assert enrolled_before_the_first_move(out), out
+    assert (tmp_path / "camera-only" / "table-model.npz").is_file()
+    assert "[DEVICE] sensor-board: live" in out_both and "[DEVICE] camera: live" in out_both
+    # the same game in all three: the two towers flagged and cleared, the same moves and final board
+    assert flag_lines(out) == flag_lines(out_ref) == flag_lines(out_both) and len(flag_lines(out)) == 2
+    assert "rule deck.mix; spaces section-1" in out
+    assert moves(tmp_path / "camera-only") == moves(tmp_path / "sensors") == moves(tmp_path / "both")
+    assert len(moves(tmp_path / "sensors")) == 15
+    assert final_board(tmp_path / "camera-only") == final_board(tmp_path / "sensors")
+    # the claimed tokens lie on their owners' cards, and the camera read them there
+    board = final_board(tmp_path / "camera-only")
+    assert {"owner": "red", "kind": "token-4", "count": 1} in board["section-2"]
+    assert {"owner": "green", "kind": "token-5", "count": 1} in board["section-1"]

@@ -1,0 +1,494 @@
+"""Spaces whose pieces are all neutral, read by how each piece kind looks (Cheops' tiles and
+treasures): printed kinds by their face (``vision.faces``), plain kinds by their own colour.
+
+Counting colour blobs (``vision.counting``) tells players' pieces apart by owner colour; neutral
+pieces are one "owner" there. A game whose pieces are all neutral and differ by print or colour
+(Cheops: four family portraits, the neighbour tile and the laws' back, all 38 mm tiles; scarabs of
+six colours) is read here instead, space by space, from what enrolment learned of each kind:
+
+1. a space that may hold printed kinds: its face is matched (``FaceBook.match``); a sure match is
+   the piece, and the tile's outline is *explained* (the hand test does not see it);
+2. plain kinds (a colour each, ``learn_kind_colours`` from the enrolment photo): with the light
+   measured around the space itself (``local_difference``: a board covered with tiles bends the
+   reader's smooth light field), pixels that differ from the empty board and have a kind's colour,
+   grouped in blobs, each blob given to the space under its foot (parallax of its height taken
+   off), counted by the kind's apparent area as enrolment measured it;
+3. a space mostly covered by something no face matches sure is *not sure*: left unread (the
+   caller reports it occluded) rather than guessed; a space with neither is empty. A model that
+   was not enrolled (no faces, no colours) reads none of these spaces.
+
+The caller (``TableReader``) masks the explained pixels (matched tiles, minus what disagrees with
+the face: a finger; scarab-sized blobs) out of the foreground before its hand test (``masked``),
+so tiles covering the board are not a hand, while a hand over a tile is; every other colour there
+counts as unknown, since no piece read explains it.
+Nothing here names a game: the kinds, their faces, colours and sizes come from the layout and the
+table model.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from scorer.core.types import Piece
+from vision.counting import SpaceCount
+from vision.enrolment import PROTOS_PER_COLOUR, KMEANS_SEED, TableModel, apparent_area
+from vision.faces import FaceBook, disagreement, token, top_centre_mm
+from vision.foreground import Foreground, ForegroundMaps
+from vision.geometry import parallax
+from vision.layout import Layout
+from vision.pale_arm import pale_arm
+
+Q = 4  # Lab levels per lookup cell (as vision.colour_classes)
+L_WEIGHT = 0.5
+LIMIT_MIN, LIMIT_SPREAD = 24.0, 2.0  # a pixel is of a kind within max(24, 2 x its spread) of its colours (copies of a
+                                   # piece differ in colour more than the one enrolled shows on a clean photo)
+SPECK = 0.2  # of a plain kind's apparent area: a smaller blob is noise
+PRESENT = 0.45  # of a plain kind's apparent area: at least one piece
+MAYBE_COVERED = 0.4  # ... this much: perhaps a tile (a scarab covers up to ~0.6): its face is matched
+LIKE_A_FACE, LIKE_COVERED = 0.5, 0.6  # a face matched this well on a space this covered is a tile, not a scarab
+COVERED = 0.8  # share of a space's inner part that differs from the empty board: something tile-sized is there
+INNER_MM = 4.0  # the inner part: the space shrunk by this much
+LEAN_PER_HEIGHT, GROW_MM = 0.8, 4.0  # a piece's blob reaches this share of its height (+ this) out of its space
+FG_MIN, FG_NOISE = 10.0, 2.5  # a pixel differs from the empty board by max(10, 2.5 x the frame's noise) (Lab)
+HEAP_SHARE = 0.9  # touching pieces in a heap show a little less than their sum
+ONE_SCARAB_MAX = 1.7  # of a plain kind's enrolled area: a blob bigger than this is not one piece
+BOARD_LIKE = 0.35  # of a kind's colour limit: the empty board this near it has the kind's colour (``board_kinds``)
+CORE_SHARE = 0.5  # of the deepest point's depth: the middle of a blob (for telling a rim from a piece)
+ONE_PIECE_SHARE = 0.5  # a held kind covering this share of a space: the space holds one piece
+LOST_REACH_MM = 10.0  # lost print counts this near unexplained colour ...
+LOST_EDGE_MM = 20.0  # ... or when it reaches this near the board's edge
+BLOB_GROW_MM = 2.0  # a plain piece's blob explains this much around it (its blurred rim)
+MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it is never bare board (as vision.occlusion)
+EXPLAIN_MARGIN_MM = 2.5  # a matched tile explains its outline grown by this much (its rim, blur, walls)
+
+
+def learn_kind_colours(layout: Layout, pixels: Mapping[Piece, np.ndarray], rect: np.ndarray | None = None,
+                       reference: np.ndarray | None = None, placed: Mapping[str, Piece] | None = None,
+                       cam: np.ndarray | None = None, px_per_mm: float = 1.0, noise: float = 2.0
+                       ) -> dict[str, tuple[np.ndarray, float, float]]:
+    """Lab prototypes, spread and area scale of each plain (not printed) neutral kind, from its
+    enrolled piece's pixels: the colour it is told by (a treasure's red, blue, ... as this camera
+    sees it). The scale: how much of that colour one piece shows, against its footprint swept by
+    parallax, measured on the enrolment photo (``rect``: rectified, not light-corrected, against
+    the empty board ``reference``; ``placed``) as the reader measures it; 1 without them."""
+    out: dict[str, tuple[np.ndarray, float, float]] = {}
+    pixels = dict(pixels)
+    if rect is not None and reference is not None and placed is not None:
+        # the colours as the reader will see them: light measured around the space (``local_difference``)
+        ref_lab0 = Foreground.lab_of(reference)
+        for sid, piece in placed.items():
+            spec = layout.pieces[piece.kind]
+            if not spec.neutral or spec.printed:
+                continue
+            sp = layout.space(sid)
+            box = _box(sp, LEAN_PER_HEIGHT * spec.height + GROW_MM, px_per_mm, reference.shape)
+            fg, lab = local_difference(rect, reference, ref_lab0, box, noise)
+            n, lbl, stats, _ = cv2.connectedComponentsWithStats(_open(fg).astype(np.uint8), connectivity=8)
+            if n <= 1:
+                continue
+            own = np.zeros(fg.shape, np.uint8)
+            cv2.fillPoly(own, [np.round(np.asarray(sp.polygon) * px_per_mm - box[:2]).astype(np.int32)], 1)
+            over = np.bincount(lbl[own > 0].ravel(), minlength=n)[1:]
+            if over.max() <= 0:
+                continue
+            blob = (lbl == 1 + int(np.argmax(over))).astype(np.uint8)
+            inner = cv2.erode(blob, np.ones((3, 3), np.uint8)) > 0
+            mine = (inner if inner.sum() >= 6 else blob > 0) & (own > 0)
+            if mine.sum() >= 6:
+                pixels[piece] = lab[mine]
+    for piece, px in pixels.items():
+        spec = layout.pieces[piece.kind]
+        if not spec.neutral or spec.printed or len(px) < 4:
+            continue
+        data = np.asarray(px, np.float32)
+        k = min(PROTOS_PER_COLOUR, max(1, len(data) // 20))
+        cv2.setRNGSeed(KMEANS_SEED)
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+        _, lbl, centres = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        d = np.linalg.norm(data - centres[lbl.ravel()], axis=1)
+        out[token(piece)] = (centres.astype(np.float32), float(np.percentile(d, 80)), 1.0)
+    if rect is None or reference is None or placed is None or not out:
+        return out
+    toks = sorted(out)
+    protos, owner_of, limits = _table([(t, out[t]) for t in toks])
+    lut = _lut(protos, owner_of, limits)
+    ref_lab = Foreground.lab_of(reference)
+    ref_kind = board_kinds(ref_lab, protos, owner_of, limits)
+    for sid, piece in placed.items():
+        t = token(piece)
+        if t not in out:
+            continue
+        spec = layout.pieces[piece.kind]
+        sp = layout.space(sid)
+        box = _box(sp, LEAN_PER_HEIGHT * spec.height + GROW_MM, px_per_mm, reference.shape)
+        kind_of = local_kinds(rect, reference, ref_lab, box, lut, noise, ref_kind=ref_kind)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(_open(kind_of == toks.index(t)).astype(np.uint8), connectivity=8)
+        area = (stats[1:, cv2.CC_STAT_AREA].max() if n > 1 else 0) / px_per_mm ** 2  # the piece: its biggest blob
+        app = apparent_area(spec.area, float(np.linalg.norm(parallax(np.asarray([sp.centre], float), cam, spec.height)[0])))
+        if area >= SPECK * app:
+            out[t] = (out[t][0], out[t][1], float(area / app))
+    return out
+
+
+def _box(sp, grow_mm: float, s: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    poly = np.asarray(sp.polygon) * s
+    g = grow_mm * s
+    x0, y0 = np.floor(poly.min(axis=0) - g).astype(int)
+    x1, y1 = np.ceil(poly.max(axis=0) + g).astype(int) + 1
+    return max(0, x0), max(0, y0), min(shape[1], x1), min(shape[0], y1)
+
+
+def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
+                     noise: float, ignore: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """What differs from the empty board in a box of it (bool), and the box's Lab with its light
+    measured on the box itself: the ratio to the empty board that most of its pixels agree on (the
+    bare board; pieces scatter), so no light field bent by pieces elsewhere matters."""
+    x0, y0, x1, y1 = box
+    r = rect[y0:y1, x0:x1]
+    ratio = (r.astype(np.float32) + 1.0) / (reference[y0:y1, x0:x1].astype(np.float32) + 1.0)
+    use = np.ones(r.shape[:2], bool) if ignore is None else ~ignore[y0:y1, x0:x1]
+    vals = ratio[use] if use.sum() > 16 else ratio.reshape(-1, 3)
+    lum = vals.mean(axis=1)
+    hist, edges = np.histogram(lum, bins=np.arange(0.0, max(0.1, float(lum.max())) + 0.04, 0.03))
+    mode = float(edges[int(np.argmax(hist))] + 0.015)
+    near = np.abs(lum - mode) < 0.06 * max(mode, 0.05)
+    gain = np.median(vals[near], axis=0) if near.sum() > 8 else np.median(vals, axis=0)
+    corr = np.clip(r.astype(np.float32) / gain[None, None, :], 0, 255).astype(np.uint8)
+    lab = Foreground.lab_of(corr)
+    d = lab - ref_lab[y0:y1, x0:x1]
+    dist = np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    return (dist > max(FG_MIN, FG_NOISE * noise)) & use, lab
+
+
+def local_kinds(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
+                lut: np.ndarray, noise: float, ignore: np.ndarray | None = None,
+                ref_kind: np.ndarray | None = None) -> np.ndarray:
+    """Plain kind index per pixel of a box of the board (-1: board or none), ``local_difference``.
+    ``ref_kind`` (``board_kinds``, whole board): where the empty board itself has a kind's colour,
+    that colour is no evidence of the kind (a white margin seen a little brighter or duller than
+    enrolled is not a white piece: the light measured on the box fits the board's other colours)."""
+    fg, lab = local_difference(rect, reference, ref_lab, box, noise, ignore)
+    q = np.clip(lab, 0, 255).astype(np.uint8) // Q
+    kind_of = lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int8)
+    kind_of[~fg] = -1
+    if ref_kind is not None:
+        x0, y0, x1, y1 = box
+        kind_of[kind_of == ref_kind[y0:y1, x0:x1]] = -1
+    return kind_of
+
+
+def board_kinds(ref_lab: np.ndarray, protos: np.ndarray, owner_of: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """The plain kind whose colour the empty board itself has, per board pixel (-1: none): well
+    within a kind's colour (``BOARD_LIKE`` of its limit), not merely near it."""
+    if not len(protos):
+        return np.full(ref_lab.shape[:2], -1, np.int8)
+    tight = _lut(protos, owner_of, limits * BOARD_LIKE)
+    q = np.clip(ref_lab, 0, 255).astype(np.uint8) // Q
+    return tight[q[..., 0], q[..., 1], q[..., 2]]
+
+
+def _table(entries: Sequence[tuple[str, tuple[np.ndarray, float, float]]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    protos, owner_of, limits = [], [], []
+    for j, (_, (p, spread, _)) in enumerate(entries):
+        for row in p:
+            protos.append(row)
+            owner_of.append(j)
+            limits.append(max(LIMIT_MIN, LIMIT_SPREAD * spread))
+    return np.asarray(protos, np.float32), np.asarray(owner_of), np.asarray(limits, np.float32)
+
+
+def _open(mask: np.ndarray) -> np.ndarray:
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
+
+
+def read_by_appearance(layout: Layout, space) -> bool:
+    """Whether a space is read here: it holds pieces, and all of them are neutral (not a dice tray:
+    the dice reader reads that one, vision/dice.py)."""
+    held = layout.held_kinds(space)
+    return bool(held) and space.kind != "dice" and all(layout.pieces[k].neutral for k in held)
+
+
+@dataclass
+class AppearanceRead:
+    counts: dict[int, SpaceCount]  # space index -> pieces (empty spaces too)
+    unsure: set[int]  # spaces left unread
+    explained: np.ndarray  # bool, board px: pixels the pieces read explain
+    arm: np.ndarray | None = None  # bool, board px: an arm the colour of the board (``vision.pale_arm``)
+    blobs: np.ndarray | None = None  # int16, board px: 1 + the space index of each explained plain piece's blob
+
+    def touching(self, hand: np.ndarray) -> frozenset[int]:
+        """Spaces whose plain piece's blob touches the hand (``hand``: the occlusion's mask, bool):
+        skin can take a pale piece's colour, so a "piece" there may be the hand's edge: unread."""
+        if self.blobs is None or not hand.any():
+            return frozenset()
+        hit = np.unique(self.blobs[hand & (self.blobs > 0)])
+        return frozenset(int(v) - 1 for v in hit)
+
+
+class AppearanceStep:
+    """Reads the spaces ``read_by_appearance`` selects, from a table model's faces and kind colours."""
+
+    def __init__(self, layout: Layout, model: TableModel, space_of: np.ndarray):
+        self.layout = layout
+        self.s = model.px_per_mm
+        self.space_of = space_of
+        self.indices = [i for i, sp in enumerate(layout.spaces) if read_by_appearance(layout, sp)]
+        self.book = FaceBook(layout, model.faces, self.s)
+        self.plain: list[Piece] = []
+        self.lut: np.ndarray | None = None
+        if not self.indices:
+            return  # nothing to read here (China, Ming): no tables built
+        entries = [(t, v) for t, v in sorted(model.kind_colours.items()) if t.split(":", 1)[1] in layout.pieces]
+        self.plain = [Piece(*t.split(":", 1)) for t, _ in entries]
+        self.scale = [max(0.3, v[2]) for _, v in entries]  # how much colour one piece shows (enrolled)
+        protos, owner_of, limits = _table(entries)
+        self.lut = _lut(protos, owner_of, limits) if len(protos) else None
+        h, w = space_of.shape
+        self.inner = {i: self._inner_mask(i, w, h) for i in self.indices}
+        # a space one of whose kinds nearly fills it (a tile slot, a scarab's dot) holds one piece
+        self.capacity = {i: 1 if any(layout.pieces[k].area >= ONE_PIECE_SHARE * layout.spaces[i].area
+                                     for k in layout.held_kinds(layout.spaces[i])) else 10 ** 6 for i in self.indices}
+        self.reference = model.reference
+        self.ref_lab = Foreground.lab_of(model.reference)
+        self.ref_kind = board_kinds(self.ref_lab, protos, owner_of, limits)
+        g = max(1, int(round(BLOB_GROW_MM * self.s)))
+        self.blob_kernel = np.ones((2 * g + 1, 2 * g + 1), np.uint8)
+        self.markers = np.zeros((h, w), np.uint8)  # the corner markers' print (and a margin): never bare board
+        for corners in layout.marker_corners_mm().values():
+            c = np.asarray(corners, np.float64)
+            mid = c.mean(axis=0)
+            grown = mid + (c - mid) * (1.0 + 2 * MARKER_GROW_MM / max(float(np.ptp(c[:, 0])), 1.0))
+            cv2.fillConvexPoly(self.markers, np.round(grown * self.s).astype(np.int32), 1)
+        self.markers = self.markers > 0
+        tallest = max((layout.pieces[p.kind].height for p in self.plain), default=0.0)
+        self.grow = LEAN_PER_HEIGHT * tallest + GROW_MM  # a plain piece's blob reaches this far out of its space
+
+    def __bool__(self) -> bool:
+        return bool(self.indices)
+
+    @property
+    def ready(self) -> bool:
+        """Whether the table model knows these pieces' looks (enrolled): else nothing is read."""
+        return bool(self.book) or self.lut is not None
+
+    def _inner_mask(self, i: int, w: int, h: int) -> tuple[tuple[int, int, int, int], np.ndarray]:
+        sp = self.layout.spaces[i]
+        poly = np.asarray(sp.polygon) * self.s
+        x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(m, [np.round(poly - [x0, y0]).astype(np.int32)], 1)
+        g = int(round(INNER_MM * self.s))
+        m = cv2.erode(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+        return (x0, y0, x1, y1), m > 0
+
+    def read(self, corrected: np.ndarray, maps: ForegroundMaps, cam: np.ndarray | None, rect: np.ndarray | None = None,
+             fg: Foreground | None = None) -> AppearanceRead:
+        """``corrected``/``maps``: the frame as the reader corrected and measured it; with the
+        uncorrected ``rect`` and the reader's ``fg``, the light is measured again without the
+        tiles matched (a board covered with tiles bends the light field: the bare spaces between
+        them come out pale) and the plain kinds are read on that."""
+        h, w = self.space_of.shape
+        explained = np.zeros((h, w), np.uint8)
+        counts: dict[int, SpaceCount] = {}
+        unsure: set[int] = set()
+        if not self.ready:  # not enrolled: the layout says nothing of how these pieces look, so no guess
+            return AppearanceRead(counts, set(self.indices), explained > 0)
+        busy = maps.piece | maps.weak
+        tiled: set[int] = set()
+        for i in self.indices:
+            sp = self.layout.spaces[i]
+            held = self.layout.held_kinds(sp)
+            printed = [Piece("neutral", k) for k in held if self.layout.pieces[k].printed]
+            (x0, y0, x1, y1), inner = self.inner[i]
+            covered = float(busy[y0:y1, x0:x1][inner].mean()) if inner.any() else 0.0
+            if not printed or covered < MAYBE_COVERED:
+                continue
+            if not self.book:
+                if covered >= COVERED:
+                    unsure.add(i)  # something tile-sized, no face to tell it by
+                    tiled.add(i)
+                continue
+            spec = self.layout.pieces[printed[0].kind]
+            centre = top_centre_mm(spec, sp.centre, cam)
+            m = self.book.match(corrected, centre, printed)
+            if m.piece is None:
+                if covered >= COVERED or (m.score >= LIKE_A_FACE and covered >= LIKE_COVERED):  # a tile: which, not sure
+                    unsure.add(i)
+                    tiled.add(i)
+                continue  # else: no tile (a scarab, read below)
+            tiled.add(i)
+            counts[i] = SpaceCount(Counter({m.piece: 1}), round(max(0.0, m.score), 3))
+            pspec = self.layout.pieces[m.piece.kind]
+            outline = pspec.outline(centre[0] + m.offset_mm[0], centre[1] + m.offset_mm[1], 0.0)
+            grown = _grow(outline, EXPLAIN_MARGIN_MM)
+            cv2.fillPoly(explained, [np.round(grown * self.s).astype(np.int32)], 1)
+            off = disagreement(self.book, corrected, centre, m)
+            if off is not None:  # what does not look like the face (a finger on the tile) stays evidence
+                (fx, fy), bad = off
+                bh, bw = bad.shape
+                if fx >= 0 and fy >= 0 and fy + bh <= h and fx + bw <= w:
+                    explained[fy:fy + bh, fx:fx + bw][bad] = 0
+        blobs = np.zeros((h, w), np.int16)
+        if self.lut is not None and rect is not None:
+            self._plain(rect, maps.noise, cam, counts, explained, tiled, blobs)
+        for i in self.indices:
+            if i not in counts and i not in unsure:
+                counts[i] = SpaceCount(Counter(), 1.0)
+        arm = pale_arm(corrected, self.reference, explained > 0, self.s, self.markers)
+        return AppearanceRead(counts, unsure, explained > 0, arm, blobs)
+
+    def _plain(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
+               explained: np.ndarray, skip: set[int], blob_map: np.ndarray) -> None:
+        """Plain kinds by colour, space by space (``local_kinds``: the light measured around the
+        space): blobs of each kind's colour whose foot lies on the space, counted by the kind's
+        enrolled apparent area."""
+        s2 = self.s ** 2
+        ex = explained > 0
+        for i in self.indices:
+            if i in skip:
+                continue
+            sp = self.layout.spaces[i]
+            held = set(self.layout.held_kinds(sp))
+            js = [j for j, p in enumerate(self.plain) if p.kind in held]
+            if not js:
+                continue
+            box = _box(sp, self.grow, self.s, rect.shape)
+            kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind)
+            x0, y0, x1, y1 = box
+            found: dict[int, list[tuple[float, np.ndarray]]] = {}
+            for j in js:
+                m = _open(kind_of == j).astype(np.uint8)
+                if not m.any():
+                    continue
+                spec = self.layout.pieces[self.plain[j].kind]
+                n, lbl, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
+                blobs: list[tuple[float, np.ndarray]] = []
+                for b in range(1, n):
+                    cx, cy = (cents[b] + [x0, y0]) / self.s
+                    par = parallax(np.array([[cx, cy]]), cam, spec.height)[0]
+                    if self._space(cx - par[0] / 2, cy - par[1] / 2) != i:
+                        continue
+                    app = self.scale[j] * apparent_area(spec.area, float(np.linalg.norm(par)))
+                    a = stats[b, cv2.CC_STAT_AREA] / s2
+                    if a >= SPECK * app:
+                        blobs.append((a / app, lbl == b))
+                if blobs:
+                    found[j] = blobs
+            present = {j: b for j, b in found.items() if max(v for v, _ in b) >= PRESENT}
+            if not present:
+                continue
+            # the kind is the one whose biggest blob is most like a piece (a blurred yellow scarab
+            # has pale edges; scattered pale specks do not add up to a white one) ...
+            j = max(present, key=lambda k: max(v for v, _ in present[k]))
+            if len(present) > 1:  # ... unless another kind holds the middle of the pieces seen there
+                j = _core_kind(kind_of, present, j)
+            blobs = present[j]
+            v = sum(bv for bv, _ in blobs)
+            # pieces apart on a space are separate blobs: each blob is at least one of them (a heap in
+            # one blob shows a little less than its pieces' sum, as the whole)
+            per_blob = sum(max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))) for bv, _ in blobs if bv >= PRESENT)
+            n_pieces = min(max(1, int(round(HEAP_SHARE * v)), per_blob), self.capacity[i])
+            counts[i] = SpaceCount(Counter({self.plain[j]: n_pieces}), round(min(1.0, v / n_pieces), 3))
+            # a scarab-sized blob is explained for the hand test; a bigger one is not (skin can take
+            # a scarab's colour: a hand read as a scarab must still be seen as a hand), but for a heap
+            # on a space that holds several, wholly inside the space's reach (a hand comes from beyond)
+            for bv, blob in blobs:
+                heap = self.capacity[i] > 1 and not _touches_border(blob)
+                if PRESENT <= bv and (bv <= ONE_SCARAB_MAX or heap):
+                    grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
+                    explained[y0:y1, x0:x1] |= grown
+                    blob_map[y0:y1, x0:x1][grown > 0] = i + 1
+
+    def _space(self, x: float, y: float) -> int:
+        xi, yi = int(round(x * self.s)), int(round(y * self.s))
+        h, w = self.space_of.shape
+        return int(self.space_of[yi, xi]) if 0 <= xi < w and 0 <= yi < h else -1
+
+
+def masked(maps: ForegroundMaps, labels: np.ndarray, lost: np.ndarray, explained: np.ndarray,
+           arm: np.ndarray | None = None, px_per_mm: float = 1.0) -> tuple[ForegroundMaps, np.ndarray, np.ndarray]:
+    """The foreground maps, colour labels and lost print with the explained pixels taken out:
+    what the hand test should weigh. ``arm``: an arm the colour of the board (``vision.pale_arm``),
+    weighed as unknown colour."""
+    keep = ~explained
+    maps = replace(maps, piece=maps.piece & keep, strict=maps.strict & keep, seeds=maps.seeds & keep,
+                   dark=maps.dark & keep, weak=maps.weak & keep, weak_chroma=maps.weak_chroma & keep)
+    # every piece of these spaces is read by its look: a colour no piece read explains is unknown
+    # (a hand's skin can be near a tile's print colours, which the neutral colour classes learned)
+    labels = np.where(explained, np.int16(-2), np.where(labels >= 0, np.int16(-1), labels))
+    if arm is not None:
+        labels[arm & keep] = -1
+    # print lost far from any colour a piece does not explain is blur taking the board's thin
+    # print (labels, outlines), not a hand: a hand shows its own colour somewhere near, or its arm
+    # comes in over the board's edge (an arm the colour of the board loses print there too)
+    colour = ((labels == -1) | maps.weak_chroma).astype(np.uint8)
+    reach = max(1, int(round(LOST_REACH_MM * px_per_mm)))
+    near = cv2.dilate(colour, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2)) > 0
+    lost = lost & keep
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats(lost.astype(np.uint8), connectivity=8)
+    h, w = lost.shape
+    e = int(round(LOST_EDGE_MM * px_per_mm))
+    at_edge = np.zeros(n, bool)
+    if n > 1:
+        x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+        x1, y1 = x0 + stats[:, cv2.CC_STAT_WIDTH], y0 + stats[:, cv2.CC_STAT_HEIGHT]
+        at_edge = (x0 <= e) | (y0 <= e) | (x1 >= w - e) | (y1 >= h - e)
+        at_edge[0] = False
+    return maps, labels, lost & (near | at_edge[lbl])
+
+
+def _touches_border(mask: np.ndarray) -> bool:
+    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
+
+
+def _core_kind(kind_of: np.ndarray, present: Mapping[int, list[tuple[float, np.ndarray]]], default: int) -> int:
+    """Of several kinds with a piece-sized blob on one space, the one that holds the middle of
+    what they show together: blur pales a coloured piece's rim (a white ring round a red
+    scarab), a white piece's shadow is dark (a black crescent); neither reaches the middle."""
+    union = np.zeros(kind_of.shape, np.uint8)
+    for blobs in present.values():
+        for v, b in blobs:
+            if v >= PRESENT:
+                union |= b.astype(np.uint8)
+    dist = cv2.distanceTransform(union, cv2.DIST_L2, 3)
+    top = float(dist.max())
+    if top <= 0:
+        return default
+    core = dist >= CORE_SHARE * top
+    votes = {j: int((core & (kind_of == j)).sum()) for j in present}
+    best = max(votes, key=lambda j: (votes[j], j == default))
+    return best if votes[best] > votes.get(default, 0) else default
+
+
+def _grow(outline: np.ndarray, mm: float) -> np.ndarray:
+    c = outline.mean(axis=0)
+    v = outline - c
+    r = np.linalg.norm(v, axis=1, keepdims=True)
+    return c + v * (1 + mm / np.maximum(r, 1e-6))
+
+
+def _lut(protos: np.ndarray, owner_of: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """Quantised Lab -> plain kind index (-1: none within its limit), as vision.colour_classes."""
+    n = 256 // Q
+    g = (np.arange(n, dtype=np.float32) + 0.5) * Q
+    cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+    best = np.full(len(cells), np.inf, np.float32)
+    arg = np.zeros(len(cells), np.int32)
+    for j in range(len(protos)):
+        w = np.clip(np.minimum(cells[:, 0], protos[j, 0]) / 110.0, 0.3, 1.0)
+        dL = (cells[:, 0] - protos[j, 0]) * L_WEIGHT
+        dab2 = (cells[:, 1] - protos[j, 1]) ** 2 + (cells[:, 2] - protos[j, 2]) ** 2
+        d = np.sqrt(dL * dL + w * w * dab2) / limits[j]
+        better = d < best
+        best[better] = d[better]
+        arg[better] = j
+    lut = owner_of[arg].astype(np.int8)
+    lut[best > 1.0] = -1
+    return lut.reshape(n, n, n)

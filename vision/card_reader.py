@@ -1,0 +1,435 @@
+"""Camera frame -> cards and tokens per section, for a play mat of card rows (The Great Wall).
+
+The same first steps as ``vision.table_reader.TableReader`` (registration, rectification, light
+correction, foreground, the hand test), then, per section the hand leaves free, what the card
+convention of ``vision.card_rows`` shows:
+
+* every upright card's **owner square** (the deck colour) in the row's index band: one square,
+  one card of that owner (touching squares of one owner are counted by their area);
+* under it the card's **type panel**, matched against the table's enrolled panels with
+  ``vision.faces.FaceBook`` (the kind with the best match is reported, its score the confidence);
+* a **crosswise** card (the dragon) by its own owner square in the band below the index band;
+  the card it covers keeps showing its index above it, so it stays reported;
+* **tokens**: discs at the token spots (face up) and discs in the row (a claimed token: the
+  owner of the card it lies on), their value by their printed face.
+
+What the camera cannot see is not guessed: a card whose index another card or a hand hides is not
+reported (the players' declarations and the sensor board cover it). The hand test is
+``TableReader``'s: foreground that the cards explain (inside a section) is not a hand; an arm
+comes over the board's edge.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import replace
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from scorer.core.types import Piece
+from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
+from vision.card_rows import INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, crosswise_kinds
+from vision.colour_classes import UNKNOWN, ColourClassifier
+from vision.detection import Detection, SpaceResult
+from vision.enrolment import TableModel
+from vision.faces import FaceBook
+from vision.layout import Layout
+from vision.registration import Registrar
+from vision.table_reader import TableReader
+
+MAX_CARDS = 31  # the most cards one row holds in random 5-player games (scorer.games.great_wall.simulate): the fan's least pitch
+SQUARE_MIN_SHARE = 0.35  # an owner blob of at least this share of a square's area is a card's index
+SEARCH_MM = 3.0  # a panel or token face is looked for this far around where it should be
+TOKEN_SCORE = 0.42  # a token face's correlation: at least this where a token lies ...
+TOKEN_RIM = 85.0  # ... and its rim this sharp (summed BGR difference across it)
+RIM_MM = 2.0
+RIM_STEP = 2  # px: the rim is measured on every other pixel (a token is 26 mm across)
+RIM_ANGLES = 16
+ARM_MM2 = 1500.0  # foreground at the board's edge with this much outside the sections is an arm
+ARM_CLOSE_MM = 3.0
+NOISY_FRAME = 6.0  # (the frame's noise scale) above it a pale arm may pass the foreground tests: the print test too
+LOST_PART_MM2 = 150.0  # print hidden outside the sections: pieces of at least this ...
+LOST_HAND_MM2 = 1500.0  # ... adding up to this are an arm
+LOST_REACH_MM = 8.0  # the sections this near it are occluded
+INDEX_SPREAD = 20.0  # Lab: an index square's colour, blurred into the card, is taken this loosely (limit twice it)
+DULL_CHROMA = 15.0  # Lab (8-bit a, b) distance from grey: a deck colour below it is dull
+FRINGE_SLACK_MM = 3.0  # neighbouring cards' squares may lie this much nearer than the least pitch (jitter)
+MERGE_SLACK_MM = 4.0  # a square looks this much wider at most (blur, a card turned a little)
+CROSS_INDEX_CLEAR_MM = 17.0  # a token found this near a crosswise card's index: one of the two is the other's print
+CROSS_PANEL_SCORE = 0.5  # a crosswise card's panel must match its kind at least this well
+
+
+def _polygon_mask(shape: tuple[int, int], poly: np.ndarray, s: float, grow_px: int = 0) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    cv2.fillPoly(m, [np.round(np.asarray(poly) * s).astype(np.int32)], 1)
+    if grow_px:
+        m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow_px + 1, 2 * grow_px + 1)))
+    return m > 0
+
+
+class CardReader(TableReader):
+    """Reads a card-row layout (``card_rows.is_card_layout``) frame by frame."""
+
+    def __init__(self, layout: Layout, model: TableModel | None = None, *,
+                 clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None, classifier=None):
+        super().__init__(layout, model, clock=clock, registrar=registrar, classifier=None)
+        s = self.s
+        h, w = self.model.reference.shape[:2]
+        self.rows: dict[int, Row] = {i: r for i, sp in enumerate(layout.spaces) if (r := card_row(layout, sp.id)) is not None}
+        zone = np.zeros((h, w), bool)
+        for sp in layout.spaces:
+            zone |= _polygon_mask((h, w), np.asarray(sp.polygon), s, int(round(4 * s)))
+        self.card_zone = zone  # what cards and tokens can explain (not a hand)
+        inner = np.zeros((h, w), bool)
+        for sp in layout.spaces:
+            inner |= _polygon_mask((h, w), np.asarray(sp.polygon), s, int(round(1 * s)))
+        self.print_zone = inner  # where cards can hide the mat's print: the sections (their outlines stay clear)
+        r = max(1, int(round(LOST_REACH_MM * s)))
+        self._reach_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        c = max(1, int(round(ARM_CLOSE_MM * s)))
+        self._close_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * c + 1, 2 * c + 1))
+        self.token_boxes = {}  # each section's token area (board px box)
+        for i, sp in enumerate(layout.spaces):
+            for reg in layout.regions:
+                if reg.get("id") == f"{sp.id}-tokens":
+                    poly = np.asarray(reg["polygon"], float) * s
+                    x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+                    x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
+                    self.token_boxes[i] = (max(0, x0), max(0, y0), min(w, x1), min(h, y1))
+        self.faces = FaceBook(layout, faces_of(self.model, layout), s)
+        self._ref_rims: dict[tuple[int, int, int, int], np.ndarray] = {}
+        # deck colours only: a yellow index must not be taken for a token's gold (tokens are found by their rim)
+        self.colours = ColourClassifier(replace(self.model, colours={o: v for o, v in self.model.colours.items()
+                                                                     if o != "neutral" and not o.startswith("~")}))
+        decks = {o: v for o, v in self.model.colours.items() if o != "neutral" and not o.startswith("~")}
+        dull = {o for o, v in decks.items()  # deck colours with little chroma (grey): never taken loosely
+                if float(np.hypot(*(np.asarray(v).reshape(-1, 3).mean(axis=0)[1:] - 128))) < DULL_CHROMA}
+        # the index squares are read loosely (blur pales them), against the card's own other colours
+        # (its face, the panels' ink: learned, else nominal) and the bare board's, which compete
+        others = {**card_colours(layout, self.model.reference), **{o: v for o, v in self.model.colours.items() if o.startswith("~")},
+                  BOARD: board_colours(self.model.reference)}
+        self.index_colours = ColourClassifier(replace(self.model, colours={**decks, **others}, spreads={
+            **{o: float(self.model.spreads.get(o, 12.0)) if o in dull else max(INDEX_SPREAD, float(self.model.spreads.get(o, 0.0)))
+               for o in decks}, **{o: INDEX_SPREAD for o in others}}))
+        self.row_bands = np.zeros((h, w), bool)  # where indexes lie (the upright and the crosswise bands)
+        for row in self.rows.values():
+            for y0, y1 in ((row.owner_band[0] - 3.0, row.owner_band[1] + 2.5), (row.cross_band[0] - 3.5, row.cross_band[1] + 3.5)):
+                bx0, by0, bx1, by1 = self._band(row, y0, y1)
+                self.row_bands[by0:by1, bx0:bx1] = True
+        self.dull = dull
+        self.cross = crosswise_kinds(layout)
+        self.upright = tuple(k for k in card_kinds(layout) if k not in self.cross)
+        self.token_kinds = tuple(k for k, spec in layout.pieces.items() if spec.neutral)
+        side = INDEX_X[1] - INDEX_X[0]
+        self.square_px = side * (OWNER_Y[1] - OWNER_Y[0]) * s * s
+        # the least distance between neighbouring cards' left edges: a full row of the most cards
+        self.least_pitch = min((r.pitch(MAX_CARDS) for r in self.rows.values()), default=side + 2)
+        d = max((layout.pieces[k].size[0] for k in self.token_kinds), default=26.0)
+        self.token_px = np.pi * (d / 2) ** 2 * s * s
+        self.token_d = d
+
+    # ------------------------------------------------------------------ per frame
+    def read(self, frame: np.ndarray, at: float | None = None, detail: object = None) -> Detection:
+        t0 = time.perf_counter()
+        at = self.clock() if at is None else at
+        if frame is None or frame.ndim != 3:
+            raise ValueError("a frame must be a BGR image")
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        reg = self._register(gray)
+        t_reg = time.perf_counter()
+        if not reg.usable:
+            self._last = None
+            self.change.reset()
+            return Detection(at, self.mode, reg, tuple(SpaceResult(sp.id, (), 0.0, True) for sp in self.layout.spaces),
+                             timings_ms={"registration": (t_reg - t0) * 1e3})
+        thumb = self.change.thumbnail(gray, reg)
+        if self._last is not None and not reg.fresh and self.change.unchanged(thumb):
+            prev = self._last
+            return Detection(at, self.mode, reg, prev.spaces, prev.off_space,
+                             {"registration": (t_reg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3}, reused=True)
+        corrected = self.light.correct(self._rectify(frame, reg.homography))
+        maps = self.fg.measure(corrected)
+        self._noise = maps.noise
+        raw = self.colours.classify(maps.lab, np.ones(maps.piece.shape, bool))
+        loose = self.index_colours.classify(maps.lab, self.row_bands)  # the indexes: a blurred square's colour is paler
+        for o in self.dull:  # ... but a dull deck colour (grey) is taken as strictly as ever: ink and shade look grey
+            if o in self.colours.owners and o in self.index_colours.owners:
+                mine = np.int16(self.index_colours.owners.index(o))
+                loose[(loose == mine) & (raw != self.colours.owners.index(o))] = UNKNOWN
+                loose[(raw == self.colours.owners.index(o)) & self.row_bands] = mine
+        t_cls = time.perf_counter()
+        # the hand test: what lies inside a section (a card's face, its print) is explained
+        strict = np.where(maps.strict, raw, np.int16(-2))
+        card_label = np.int16(len(self.colours.owners))
+        strict[self.card_zone & ((strict == UNKNOWN) | ((strict == -2) & maps.weak))] = card_label
+        occ = self.occlusion.find(maps, strict, self.print_watcher.lost(maps.lab[..., 0]))
+        hidden = set(occ.spaces) | self._arm(maps)
+        if maps.noise >= NOISY_FRAME:
+            hidden |= self._print_hidden(self.print_watcher.lost(maps.lab[..., 0]))
+        t_occ = time.perf_counter()
+        spaces = []
+        for i, sp in enumerate(self.layout.spaces):
+            if i in hidden:
+                spaces.append(SpaceResult(sp.id, (), 0.0, True))
+                continue
+            pieces, conf = self._read_section(i, corrected, loose, maps)
+            spaces.append(SpaceResult(sp.id, tuple(sorted(pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
+                                      round(conf, 3)))
+        t_end = time.perf_counter()
+        det = Detection(at, self.mode, reg, tuple(spaces), (), {
+            "registration": (t_reg - t0) * 1e3, "classify": (t_cls - t_reg) * 1e3, "occlusion": (t_occ - t_cls) * 1e3,
+            "count": (t_end - t_occ) * 1e3, "total": (t_end - t0) * 1e3})
+        self._last = det
+        self.change.remember(thumb)
+        return det
+
+    def _arm(self, maps) -> set[int]:
+        """An arm over the board's edge: foreground reaching the edge band with an arm's area
+        outside the sections (a card never lies there), and all it touches (a hand over cards
+        merges with them). The sections it touches, with a margin, are occluded."""
+        fg = cv2.morphologyEx((maps.piece | maps.weak).astype(np.uint8), cv2.MORPH_CLOSE, self._close_kernel)
+        n, lbl, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        if n <= 1:
+            return set()
+        at_edge = np.bincount(lbl[self.occlusion.edge].ravel(), minlength=n) > 0
+        outside = np.bincount(lbl[~self.card_zone].ravel(), minlength=n)
+        arm = at_edge & (outside >= ARM_MM2 * self.s * self.s)
+        arm[0] = False
+        if not arm.any():
+            return set()
+        grown = cv2.dilate(arm[lbl].astype(np.uint8), self.occlusion.margin_kernel)
+        return {i for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & m).any()}
+
+    def _print_hidden(self, lost: np.ndarray) -> set[int]:
+        """The mat's print (the sections' outlines, the gaps between them) hidden outside the
+        sections, where no card lies: an arm over it. Used only in a noisy frame, where a pale
+        arm on a pale mat differs from it less than the foreground tests' thresholds (multiples
+        of the frame's noise). The sections within a hand's reach of it are occluded."""
+        m = cv2.morphologyEx((lost & ~self.print_zone).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        n, lbl, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        if n <= 1:
+            return set()
+        big = stats[:, cv2.CC_STAT_AREA] >= LOST_PART_MM2 * self.s * self.s
+        big[0] = False
+        if stats[big, cv2.CC_STAT_AREA].sum() < LOST_HAND_MM2 * self.s * self.s:
+            return set()
+        grown = cv2.dilate(big[lbl].astype(np.uint8), self._reach_kernel)
+        return {i for i, ((x0, y0, x1, y1), mk) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & mk).any()}
+
+    # ------------------------------------------------------------------ one section
+    def _band(self, row: Row, y0: float, y1: float) -> tuple[int, int, int, int]:
+        s = self.s
+        h, w = self.model.reference.shape[:2]
+        return (max(0, int(round((row.x0 - 4) * s))), max(0, int(round(y0 * s))),
+                min(w, int(round((row.x1 + 4) * s))), min(h, int(round(y1 * s))))
+
+    def _squares(self, labels: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[str, float, float, int]]:
+        """Owner squares in a band: (owner, centre x mm, centre y mm, cards) per blob."""
+        x0, y0, x1, y1 = box
+        band = labels[y0:y1, x0:x1]
+        out = []
+        for oi, owner in enumerate(self.index_colours.owners):
+            if owner == "neutral" or owner.startswith("~"):
+                continue
+            m = (band == oi).astype(np.uint8)
+            if not m.any():
+                continue
+            m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+            n, _, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
+            for j in range(1, n):
+                area = stats[j, cv2.CC_STAT_AREA]
+                if area < SQUARE_MIN_SHARE * self.square_px:
+                    continue
+                if stats[j, cv2.CC_STAT_HEIGHT] < 0.45 * (OWNER_Y[1] - OWNER_Y[0]) * self.s:
+                    continue  # a thin line (a card's edge, a panel's rim): no index
+                # touching squares of one owner (a crowded fan): one more per least pitch of width
+                side = INDEX_X[1] - INDEX_X[0]
+                width_mm = stats[j, cv2.CC_STAT_WIDTH] / self.s
+                k = 1 + max(0, int((width_mm - side + MERGE_SLACK_MM) // self.least_pitch))
+                bw = stats[j, cv2.CC_STAT_WIDTH] / k
+                for q in range(k):  # touching squares of one owner: side by side
+                    cx = (x0 + stats[j, cv2.CC_STAT_LEFT] + (q + 0.5) * bw) / self.s
+                    out.append((area / k, owner, cx, (y0 + cents[j][1]) / self.s))
+        # two cards' indexes lie a least pitch apart: a smaller blob nearer to a bigger one than that
+        # is its blurred fringe in another colour (a blue square's rim looks grey, never the other way)
+        kept: list[tuple[float, str, float, float]] = []
+        for area, owner, cx, cy in sorted(out, key=lambda t: (t[1] in self.dull, -t[0])):  # a colourful square first
+            if all(abs(cx - kx) >= self.least_pitch - FRINGE_SLACK_MM or abs(cy - ky) >= OWNER_Y[1] - OWNER_Y[0]
+                   for _, _, kx, ky in kept):
+                kept.append((area, owner, cx, cy))
+        return sorted(((owner, cx, cy, 1) for _, owner, cx, cy in kept), key=lambda t: t[1])
+
+    def _best(self, corrected: np.ndarray, centre: tuple[float, float], candidates: list[Piece]) -> tuple[Piece | None, float]:
+        """The candidate whose face matches best near ``centre`` (mm), and its score."""
+        best, score = None, -1.0
+        for piece in candidates:
+            m = self.faces.match(corrected, centre, [piece], search_mm=SEARCH_MM)
+            if m.score > score:
+                best, score = piece, m.score
+        return best, score
+
+    def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps) -> tuple[Counter, float]:
+        out: Counter = Counter()
+        confs: list[float] = []
+        row = self.rows.get(i)
+        if row is None:
+            return out, 1.0
+        # upright cards: their owner squares, then their type panels
+        ob = row.owner_band
+        squares = self._squares(labels, self._band(row, ob[0] - 2.0, ob[1] + 1.5))
+        lefts: list[tuple[float, str]] = []
+        side = INDEX_X[1] - INDEX_X[0]
+        for owner, cx, cy, _ in squares:
+            left = cx - (INDEX_X[0] + side / 2)
+            top = cy - (OWNER_Y[0] + OWNER_Y[1]) / 2
+            lefts.append((left, owner))
+            kind, score = self._best(corrected, panel_centre(left, top), [Piece(owner, k) for k in self.upright])
+            if kind is not None:
+                out[kind] += 1
+                confs.append(max(0.0, score))
+        tokens = self._tokens(i, row, corrected, maps, sorted(lefts))
+        # crosswise cards: their owner squares in the band below, each with its kind's panel beside it
+        if self.cross:
+            cb = row.cross_band
+            found = []
+            for owner, cx, cy, _ in self._squares(labels, self._band(row, cb[0] - 2.5, cb[1] + 2.5)):
+                panel = cross_panel_centre(cx, cy)
+                kind, score = self._best(corrected, panel, [Piece(owner, k) for k in self.cross])
+                if kind is not None and score >= CROSS_PANEL_SCORE:  # else a square of colour without a
+                    found.append((score, cx, cy, panel, kind))  # card's panel beside it (a shadow, a token's print)
+            accepted: list[tuple[float, float, tuple[float, float]]] = []
+            half = (PANEL_Y[1] - PANEL_Y[0]) / 2 + 2.0
+            for score, cx, cy, panel, kind in sorted(found, key=lambda f: -f[0]):
+                # the dark blocks of an accepted card's own panel, blurred, can look like a grey square
+                if any(abs(cy - y) < 6.0 and abs(cx - p[0]) <= half for _, y, p in accepted):
+                    continue
+                # a claimed token's print and a crosswise card's index can look alike: the better match wins
+                near = [t for t in tokens if str(t[0][0].owner) != "neutral" and
+                        min(np.hypot(t[1] - cx, t[2] - cy), np.hypot(t[1] - panel[0], t[2] - panel[1])) < CROSS_INDEX_CLEAR_MM]
+                if any(t[0][1] >= score for t in near):
+                    continue
+                tokens = [t for t in tokens if t not in near]
+                confs.append(max(0.0, score))
+                out[kind] += 1
+                accepted.append((cx, cy, panel))
+        # tokens: face up at the spots, or lying on a card in the row
+        for (piece, score), _x, _y in tokens:
+            out[piece] += 1
+            confs.append(max(0.0, score))
+        return out, (min(confs) if confs else 1.0)
+
+    def _tokens(self, i: int, row: Row, corrected: np.ndarray, maps, lefts: list[tuple[float, str]]
+                ) -> list[tuple[tuple[Piece, float], float, float]]:
+        """Tokens by their printed faces: face up in the section's token area, and in the row's
+        token band (a claimed token, owned by the player whose card it lies on)."""
+        out = []
+        area = self.token_boxes.get(i)
+        if area is not None:
+            for x, y, kind, score in self._find_tokens(corrected, area):
+                out.append(((Piece("neutral", kind), score), x, y))
+        if lefts:
+            y0 = row.top + TOKEN_Y_MM - self.token_d / 2 - SEARCH_MM
+            y1 = row.top + TOKEN_Y_MM + self.token_d / 2 + SEARCH_MM
+            for x, y, kind, score in self._find_tokens(corrected, self._band(row, y0, y1)):
+                under = [o for left, o in lefts if left <= x]
+                out.append(((Piece(under[-1] if under else lefts[0][1], kind), score), x, y))
+        return out
+
+    def _find_tokens(self, corrected: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[float, float, str, float]]:
+        """Tokens in a box of the board (px): (x mm, y mm, kind, score) per token. A token is a
+        disc of its size whose rim stands out (``_rim_map``); its value is the enrolled token face
+        that matches best there (``FaceBook``, in its four turns)."""
+        rim = self._rim_map(corrected, box)
+        if rim is None:
+            return []
+        if box not in self._ref_rims:  # the print's own circles and corners are no token
+            self._ref_rims[box] = self._rim_map(self.model.reference, box)
+        rim = rim - self._ref_rims[box]
+        x0, y0 = box[:2]
+        candidates = [Piece("neutral", k) for k in self.token_kinds]
+        out = []
+        r = int(round(1.1 * self.token_d * self.s / RIM_STEP))  # two tokens lie a diameter apart at least (the spots further)
+        work = rim.copy()
+        while True:
+            _, v, _, loc = cv2.minMaxLoc(work)
+            if v < TOKEN_RIM:
+                break
+            cv2.circle(work, loc, r, -1.0, -1)
+            cx, cy = (x0 + loc[0] * RIM_STEP) / self.s, (y0 + loc[1] * RIM_STEP) / self.s
+            kind, score = self._best(corrected, (cx, cy), candidates)
+            if kind is not None and score >= TOKEN_SCORE:
+                out.append((cx, cy, kind.kind, score))
+        return out
+
+    def _rim_map(self, corrected: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
+        """For every ``RIM_STEP``-th pixel of ``box``: the median colour difference across the rim
+        of a token's disc centred there (inside against outside); a token's edge stands out, a
+        card's print has no such circle."""
+        x0, y0, x1, y1 = box
+        if x1 <= x0 or y1 <= y0:
+            return None
+        r = self.token_d / 2 * self.s
+        reach = int(np.ceil(r + RIM_MM * self.s)) + 1
+        img = cv2.copyMakeBorder(corrected, reach, reach, reach, reach, cv2.BORDER_REPLICATE).astype(np.int16)
+        st = RIM_STEP
+        diffs = []
+        for a in np.linspace(0, 2 * np.pi, RIM_ANGLES, endpoint=False):
+            c, sn = np.cos(a), np.sin(a)
+            dxi, dyi = int(round((r - RIM_MM * self.s) * c)), int(round((r - RIM_MM * self.s) * sn))
+            dxo, dyo = int(round((r + RIM_MM * self.s) * c)), int(round((r + RIM_MM * self.s) * sn))
+            inner = img[y0 + reach + dyi:y1 + reach + dyi:st, x0 + reach + dxi:x1 + reach + dxi:st]
+            outer = img[y0 + reach + dyo:y1 + reach + dyo:st, x0 + reach + dxo:x1 + reach + dxo:st]
+            diffs.append(np.abs(inner - outer).sum(axis=2))
+        return np.median(np.stack(diffs), axis=0).astype(np.float32)
+
+
+def reader_for_layout(layout: Layout, model: TableModel | None = None, **kw):
+    """The reader a layout needs: ``CardReader`` for card rows, else ``TableReader``."""
+    from vision.card_rows import is_card_layout
+
+    if is_card_layout(layout):
+        kw.pop("classifier", None)
+        return CardReader(layout, model, **kw)
+    return TableReader(layout, model, **kw)
+
+
+def card_reader_factory(layout: Layout, set_dir, calibration_path: str | None = None, warn=None):
+    """``table id -> a new CardReader`` for ``tableref vision eval``: each table enrolled from its
+    ``tables/<t>/empty.jpg`` and ``enrol.jpg`` + ``enrol.json`` (``card_enrol``), or the table
+    model given, or the layout's nominal artwork with a warning (as ``eval_readers`` does)."""
+    from pathlib import Path
+
+    from vision.card_enrol import card_model_from_photos
+    from vision.errors import CalibrationError, NotRegistered
+    from vision.eval_readers import _UnreadableTable, _image_in, _per_table, load_truth, read_image
+
+    warn = warn or (lambda msg: None)
+    fixed = TableModel.load(calibration_path, layout) if calibration_path else None
+
+    def enrolled(tdir: Path, empty: Path):
+        enrol = _image_in(tdir, "enrol")
+        board = load_truth(tdir / "enrol.json", layout).board() if enrol is not None else None
+        try:
+            return card_model_from_photos(layout, read_image(empty), read_image(enrol) if enrol is not None else None, board)
+        except (NotRegistered, CalibrationError) as exc:
+            warn(f"table {tdir.name!r} cannot be enrolled, its frames count as not registered: {exc}")
+            return None
+
+    model_for = _per_table(set_dir, fixed, enrolled, lambda: None, warn,
+                           "no table model given{}: using the layout's nominal artwork and cards")
+    readers: dict = {}
+
+    def reader_for(table: str | None):
+        if table not in readers:
+            model = model_for(table)
+            tdir_known = table is not None and (Path(set_dir) / "tables" / table).is_dir()
+            readers[table] = _UnreadableTable(layout) if model is None and tdir_known and fixed is None \
+                and _image_in(Path(set_dir) / "tables" / table, "empty") is not None else CardReader(layout, model)
+        reader = readers[table]
+        reader.reset()
+        return reader
+
+    return reader_for
