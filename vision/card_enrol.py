@@ -222,7 +222,7 @@ def enrol_cards(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     nominal = nominal_model_for(layout, reference, px_per_mm, "empty board photo only")
     if pieces is None or pieces_homography is None or board is None:
         return replace(nominal, faces=nominal_card_faces(layout, px_per_mm))
-    corrected = LightNormaliser(reference).correct(rectify(pieces, pieces_homography, layout, px_per_mm))
+    corrected = LightNormaliser(reference, px_per_mm).correct(rectify(pieces, pieces_homography, layout, px_per_mm))
     pixels, faces = learn_card_table(layout, corrected, reference, board, px_per_mm)
     learn_tokens(layout, corrected, reference, board, px_per_mm, faces, pixels)
     protos: dict[str, np.ndarray] = {}

@@ -1,6 +1,6 @@
 """Cards laid in a row on a play mat (The Great Wall): where each card physically lies, and what
-its printed face looks like. Shared by the renderer (``vision.render`` places and draws them)
-and the card reader (``vision.card_reader`` knows where to look).
+its printed face looks like. Shared by the renderer (``vision.placement`` places them,
+``vision.render`` draws them) and the card reader (``vision.card_reader`` knows where to look).
 
 How cards lie (the convention the reader relies on; docs/great-wall.md, "Camera"):
 
@@ -136,7 +136,7 @@ def place_row(layout: Layout, space_id: str, content: Mapping[Piece, int], rng: 
     """Where each piece of one section lies: upright cards in a fan (in a random order: the board
     does not say the order of play), crosswise cards each on an upright card of another owner
     where there is one, face-up tokens on the token spots, a token of a player on one of their cards."""
-    from vision.render import Placement
+    from vision.placement import Placement
 
     row = card_row(layout, space_id)
     assert row is not None

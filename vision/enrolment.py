@@ -206,7 +206,7 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     if pieces is None or placed is None or pieces_homography is None:
         return nominal_model_for(layout, reference, px_per_mm, "empty board photo only")
     rect = rectify(pieces, pieces_homography, layout, px_per_mm)
-    light = LightNormaliser(reference)
+    light = LightNormaliser(reference, px_per_mm)
     fg = Foreground(reference, px_per_mm)
     corrected = light.correct(rect)
     maps = fg.measure(corrected)

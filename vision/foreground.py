@@ -10,6 +10,8 @@ it lies outside the range its reference neighbourhood spans.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 import cv2
@@ -20,6 +22,7 @@ from vision.blobs import components
 BLOCK = 8  # px of the rectified board per light-field cell
 FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
 FIELD_TINT = 0.45  # a cell whose channels' light ratios differ by this share: coloured by a piece, not lit
+TINTED_PIECES_MM2 = 7700.0  # tinted cells together bigger than this (a palm) are a hand, not pieces: left as they are
 # multiples of the frame's own noise scale (robust spread of the raw differences)
 PIECE_SIGMAS = 3.0  # chroma this far outside the reference's range: surely not the board (a seed) ...
 GROW_SIGMAS = 2.0  # ... and the pixels connected to a seed down to this (a dull, blurred piece's rim)
@@ -37,8 +40,11 @@ class LightNormaliser:
     median-filtered so that pieces and hands, which are not light, do not bend it). The last
     frame's correction is kept per cell (``field``); ``gain()`` spreads it over the board again."""
 
-    def __init__(self, reference: np.ndarray):
+    def __init__(self, reference: np.ndarray, px_per_mm: float = 1.0, largest_crowd_mm2: float | None = TINTED_PIECES_MM2):
+        """``largest_crowd_mm2``: tinted cells together bigger than this are left as they are (a hand);
+        None: any size is pieces (a board covered with printed tiles, tinted as a whole: Cheops)."""
         h, w = reference.shape[:2]
+        self.most_tinted_cells = math.inf if largest_crowd_mm2 is None else largest_crowd_mm2 * (px_per_mm / BLOCK) ** 2
         self.size = (w, h)
         self.small_size = (max(1, w // BLOCK), max(1, h // BLOCK))
         self.ref_small = cv2.resize(reference, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
@@ -56,10 +62,12 @@ class LightNormaliser:
         tint = (ratio / wb).max(axis=2) - (ratio / wb).min(axis=2)
         coloured = (tint > FIELD_TINT * lum).astype(np.uint8)
         if coloured.any():
-            # ... but not what reaches the board's edge: an arm, whose light the hand test wants as it is
-            n, lbl = cv2.connectedComponents(coloured, connectivity=8)
+            # ... but not what reaches the board's edge (an arm) or is as big as a hand: their light is
+            # left as it is for the hand test (a palm's light taken from around it let pieces be read through it)
+            n, lbl, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=8)
             edge = np.unique(np.concatenate([lbl[0], lbl[-1], lbl[:, 0], lbl[:, -1]]))
-            coloured[np.isin(lbl, edge[edge > 0])] = 0
+            big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > self.most_tinted_cells)
+            coloured[np.isin(lbl, np.concatenate([edge[edge > 0], big[big > 0]]))] = 0
         if 0 < coloured.sum() < coloured.size // 2:
             lum8 = cv2.inpaint(lum8, coloured, 3, cv2.INPAINT_TELEA)
         lum8 = cv2.medianBlur(lum8, FIELD_MEDIAN)

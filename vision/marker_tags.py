@@ -50,7 +50,7 @@ class TagFinder:
     def _prep_tag_sizes(self) -> dict[str, float]:
         """Printed tag side (mm) per piece kind: a tag must be of its piece's size (a check on
         every decoded tag), and an undecoded sticker's size tells its piece's kind."""
-        from vision.render import tag_size_mm
+        from vision.piece_tags import tag_size_mm
 
         return {k: tag_size_mm(spec, self.tag_dictionary, self.layout) for k, spec in self.layout.pieces.items()}
 

@@ -6,35 +6,48 @@ camera as real ones do); the board is a printed texture with the four corner mar
 come uneven light, soft shadows, an optional hand and arm (with its shadow), lens blur, sensor
 noise and JPEG compression. The ground truth says which pieces are on which space, which spaces
 the hand covers, and the true homography.
+
+Where the pieces stand is ``vision.placement``; the tags they carry in marker mode,
+``vision.piece_tags`` (both re-exported here, where tests and tools find them).
 """
 
 from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
 
-from scorer.core.types import Board, Piece
+from scorer.core.types import Board
 from vision.geometry import Camera, look_at_camera
-from vision.layout import Layout, PieceSpec, SpaceShape
+from vision.layout import Layout
 from vision.markers import PIECE_DICTIONARY, dictionary, marker_bits
 from vision.dice import die_kinds
 from vision.face_art import draw_face, face_art, face_corners, printed_copy, printed_kinds, turned
 from vision.render_dice import draw_die_pips
-from vision.card_rows import card_row, draw_card, is_card, place_row
-from vision.scenes import random_board as random_board  # re-exported: where tests, tools and benchmarks find it
+from vision.card_rows import draw_card, is_card
+from vision.placement import PRINTED_ANGLE_SHARE, Placement, PlacementError, place_pieces
+from vision.piece_tags import (DEFAULT_SET, TAG_QUIET_CELLS, TagMap, _draw_tag, default_tag_map, square_on_piece,
+                               sticker_size_mm, tag_size_mm, tags_by_piece)
+from vision.scenes import random_board
+
+# from PRINTED_ANGLE_SHARE on: re-exported from vision.placement, vision.piece_tags and vision.scenes, where
+# tests, tools and benchmarks find them
+__all__ = [
+    "Conditions", "Hand", "Rendered", "Shadow", "Truth", "SKIN_TONES", "TABLE_RGB", "TEXTURE_PX_PER_MM", "TagMap",
+    "board_texture", "frame_camera", "hand_polygons", "random_conditions", "render", "with_faces", "without_piece",
+    "PRINTED_ANGLE_SHARE", "Placement", "PlacementError", "place_pieces",
+    "DEFAULT_SET", "TAG_QUIET_CELLS", "default_tag_map", "square_on_piece", "sticker_size_mm", "tag_size_mm",
+    "tags_by_piece", "random_board",
+]
 
 TEXTURE_PX_PER_MM = 2.0
 TABLE_RGB = (120, 86, 60)
 SKIN_TONES = ((232, 190, 160), (210, 160, 120), (170, 120, 90), (120, 80, 55), (245, 205, 180))
-
-TagMap = Mapping[int, Piece]
-PRINTED_ANGLE_SHARE = 0.15  # of a neutral piece's random angle (±20°): a printed tile lies within ±3° of square
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,18 +106,6 @@ class Conditions:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    space: str
-    piece: Piece
-    x: float
-    y: float
-    angle: float
-    base: float  # height of what it stands on (a house on a fortress)
-    tag: int | None = None
-    face: int | None = None  # a die: the value on its top face (vision.render_dice)
-
-
 @dataclass(frozen=True)
 class Truth:
     board: Board
@@ -120,10 +121,6 @@ class Rendered:
     image: np.ndarray  # BGR uint8
     truth: Truth
     conditions: Conditions
-
-
-class PlacementError(ValueError):
-    pass
 
 
 # --------------------------------------------------------------------------------------------
@@ -212,186 +209,6 @@ def frame_camera(layout: Layout, c: Conditions) -> Camera:
 
 
 # --------------------------------------------------------------------------------------------
-# placing pieces in spaces
-
-def _sample_in_space(space: SpaceShape, radius: float, rng: np.random.Generator, taken: list[tuple[float, float, float]],
-                     jitter: float, centred: bool) -> tuple[float, float]:
-    cx, cy = space.centre
-    if centred:
-        return cx + rng.uniform(-jitter, jitter), cy + rng.uniform(-jitter, jitter)
-    for k in range(300):
-        if space.radius is not None:
-            rr = max(0.0, space.radius - radius - 0.5)
-            a, d = rng.uniform(0, 2 * math.pi), rr * math.sqrt(rng.uniform(0, 1))
-            x, y = cx + d * math.cos(a), cy + d * math.sin(a)
-        else:
-            xs = [p[0] for p in space.polygon]
-            ys = [p[1] for p in space.polygon]
-            x, y = rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))
-            if not space.contains(x, y, -radius):
-                continue
-        gap = rng.uniform(0.2, 4.0) * (1 - k / 300)
-        if all(math.hypot(x - tx, y - ty) >= radius + tr + gap for tx, ty, tr in taken):
-            return x, y
-    raise PlacementError(f"cannot fit the pieces on space {space.id}")
-
-
-def _packed(space: SpaceShape, radii: Sequence[float], rng: np.random.Generator) -> list[tuple[float, float]]:
-    """Fallback for a crowded space: one piece in the middle, the rest on rings around it."""
-    cx, cy = space.centre
-    out = [(cx, cy)]
-    r = max(radii) if radii else 1.0
-    ring, left = 1, len(radii) - 1
-    while left > 0:
-        rad = ring * (2 * r + 0.4)
-        n = min(left, int(2 * math.pi * rad / (2 * r + 0.4)))
-        a0 = rng.uniform(0, 2 * math.pi)
-        out += [(cx + rad * math.cos(a0 + 2 * math.pi * i / n), cy + rad * math.sin(a0 + 2 * math.pi * i / n)) for i in range(n)]
-        left -= n
-        ring += 1
-    for x, y in out:
-        if not space.contains(x, y, -r + 0.6):
-            return _grid(space, radii, rng)
-    return out
-
-
-def _grid(space: SpaceShape, radii: Sequence[float], rng: np.random.Generator) -> list[tuple[float, float]]:
-    """Last resort for a long, crowded space (a Ming province space with a dozen family members):
-    pieces on random cells of a square grid that fills it, shaken a little."""
-    r = max(radii) if radii else 1.0
-    pitch = 2 * r + 0.4
-    xs = [p[0] for p in space.polygon]
-    ys = [p[1] for p in space.polygon]
-    x0, y0 = min(xs) + r, min(ys) + r
-    cells = [(x0 + i * pitch, y0 + j * pitch) for j in range(int((max(ys) - min(ys) - 2 * r) // pitch) + 1)
-             for i in range(int((max(xs) - min(xs) - 2 * r) // pitch) + 1)]
-    cells = [(x, y) for x, y in cells if space.contains(x, y, -r + 0.6)]
-    if len(cells) < len(radii):
-        raise PlacementError(f"too many pieces for space {space.id}")
-    pick = rng.choice(len(cells), size=len(radii), replace=False)
-    return [(cells[int(i)][0] + float(rng.uniform(-0.2, 0.2)), cells[int(i)][1] + float(rng.uniform(-0.2, 0.2))) for i in pick]
-
-
-def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter: float = 2.0,
-                 tags: Mapping[Piece, Sequence[int]] | None = None) -> tuple[Placement, ...]:
-    """Where each piece of ``board`` physically stands. One piece on a space: near its centre;
-    several: spread without overlapping; a player piece on a neutral one (house on fortress):
-    stacked on it."""
-    out: list[Placement] = []
-    tag_pool = {p: list(ids) for p, ids in (tags or {}).items()}
-    table = int(rng.integers(2**62))
-    for space_id in board.spaces():
-        # each space's own stream: a piece put down on one space leaves every other space's pieces where they
-        # stood (the synthetic camera renders each new board afresh; real pieces nobody touched do not move)
-        rng = np.random.default_rng([table, zlib.crc32(space_id.encode())])
-        space = layout.space(space_id)
-        content = board.pieces(space_id)
-        if card_row(layout, space_id) is not None:  # cards in a row on a play mat (vision.card_rows)
-            out += place_row(layout, space_id, content, rng, jitter)
-            continue
-        items = sorted(content.elements(), key=lambda p: (not layout.pieces[p.kind].neutral, p))
-        neutral = [p for p in items if layout.pieces[p.kind].neutral]
-        players = [p for p in items if not layout.pieces[p.kind].neutral]
-        taken: list[tuple[float, float, float]] = []
-        base_at: tuple[float, float, float, float] | None = None
-        for p in neutral:
-            spec = layout.pieces[p.kind]
-            r = spec.max_width / 2
-            try:
-                x, y = _sample_in_space(space, r, rng, taken, jitter, centred=len(items) <= 2 and not taken)
-            except PlacementError:
-                if base_at is None:
-                    raise
-                # no room beside what lies there (a tile put on a space whose scarab is still on it):
-                # it lies on top of it
-                bx, by, bh, ba = base_at
-                angle = float(rng.uniform(-3, 3))
-                below = out[-1]
-                if spec.area < layout.pieces[below.piece.kind].area:  # the bigger one lies on top
-                    out[-1] = Placement(space_id, p, bx, by, angle, below.base, _take_tag(tag_pool, p))
-                    out.append(replace(below, base=below.base + spec.height))
-                else:
-                    out.append(Placement(space_id, p, bx, by, angle, bh, _take_tag(tag_pool, p)))
-                base_at = (bx, by, bh + spec.height, ba)
-                continue
-            taken.append((x, y, r))
-            angle = float(rng.uniform(-20, 20))
-            if spec.printed and len(items) == 1:
-                # a printed tile or card lies square with its space, give or take (vision/face_art.py turns it)
-                angle *= PRINTED_ANGLE_SHARE
-                x, y = space.centre[0] + (x - space.centre[0]) * 0.5, space.centre[1] + (y - space.centre[1]) * 0.5
-            base_at = (x, y, spec.height, angle)
-            out.append(Placement(space_id, p, x, y, angle, 0.0, _take_tag(tag_pool, p)))
-        if base_at is not None and len(players) == 1:
-            p = players[0]
-            x, y = base_at[0] + rng.uniform(-1, 1), base_at[1] + rng.uniform(-1, 1)
-            # players set a house square on the fortress, give or take
-            angle = base_at[3] + float(rng.choice([0.0, 90.0])) + float(rng.uniform(-25, 25))
-            out.append(Placement(space_id, p, x, y, angle, base_at[2], _take_tag(tag_pool, p)))
-            continue
-        radii = [layout.pieces[p.kind].max_width / 2 if layout.pieces[p.kind].footprint == "circle"
-                 else layout.pieces[p.kind].min_width / 2 + 1 for p in players]
-        spots: list[tuple[float, float]] | None = None
-        for _ in range(20):
-            trial = list(taken)
-            try:
-                spots = []
-                for r in radii:
-                    x, y = _sample_in_space(space, r, rng, trial, jitter, centred=len(items) == 1)
-                    trial.append((x, y, r))
-                    spots.append((x, y))
-                break
-            except PlacementError:
-                spots = None
-        if spots is None:
-            if taken:
-                raise PlacementError(f"cannot fit the pieces on space {space_id}")
-            spots = _packed(space, radii, rng)
-        outlines: list[np.ndarray] = []
-        for p, (x, y) in zip(players, spots):
-            spec = layout.pieces[p.kind]
-            angle = float(rng.uniform(0, 180))
-            if spec.footprint == "rect" and outlines:
-                # square pieces side by side: turned so that they touch at most, as real ones do
-                for _ in range(12):
-                    if not _overlaps(spec.outline(x, y, angle), outlines):
-                        break
-                    angle = float(rng.uniform(0, 180))
-            outlines.append(spec.outline(x, y, angle))
-            out.append(Placement(space_id, p, x, y, angle, 0.0, _take_tag(tag_pool, p)))
-    return tuple(out)
-
-
-def _overlaps(outline: np.ndarray, others: Sequence[np.ndarray], tolerance_mm2: float = 0.5) -> bool:
-    a = outline.astype(np.float32)
-    for o in others:
-        area, _ = cv2.intersectConvexConvex(a, o.astype(np.float32))
-        if area > tolerance_mm2:
-            return True
-    return False
-
-
-def _take_tag(pool: dict[Piece, list[int]], piece: Piece) -> int | None:
-    """Next tag id for a piece type; ids are reused when a set has more pieces than ids
-    (identical stickers on identical pieces are fine: a tag names a piece type)."""
-    if not pool:
-        return None
-    ids = pool.get(piece)
-    if not ids:
-        raise PlacementError(f"no tag id for {piece!r} in the tag map")
-    tid = ids.pop(0)
-    ids.append(tid)
-    return tid
-
-
-def tags_by_piece(tag_map: TagMap) -> dict[Piece, list[int]]:
-    out: dict[Piece, list[int]] = {}
-    for tid, p in sorted(tag_map.items()):
-        out.setdefault(p, []).append(tid)
-    return out
-
-
-# --------------------------------------------------------------------------------------------
 # drawing
 
 def _shade(rgb: Sequence[float], f: float) -> tuple[float, float, float]:
@@ -427,67 +244,6 @@ def _draw_prism(img: np.ndarray, cam: Camera, outline: np.ndarray, z0: float, z1
         _fill(img, quad, _shade(rgb, f))
     _fill(img, top, _shade(rgb, 1.0))
     return top
-
-
-TAG_QUIET_CELLS = 0.5  # white margin of a piece sticker around the tag, in tag cells
-
-
-@lru_cache(maxsize=512)
-def _tag_texture(tag_id: int, dictionary_name: str = PIECE_DICTIONARY) -> np.ndarray:
-    cells = marker_bits(dictionary_name)
-    body = cv2.aruco.generateImageMarker(dictionary(dictionary_name), int(tag_id), cells * 20)
-    q = int(round(TAG_QUIET_CELLS * 20))
-    return cv2.copyMakeBorder(body, q, q, q, q, cv2.BORDER_CONSTANT, value=245)
-
-
-def sticker_size_mm(spec: PieceSpec, layout: Layout | None = None) -> float:
-    """Side of the square sticker (tag plus white margin) that fits the piece's top face. With
-    ``layout``: a neutral piece (a fortress), on which a player's piece may stand, gets a sticker
-    no larger than the largest player piece's (a house's), so that a piece standing on it hides
-    the sticker whole and its own colour shows all round (as in colour mode) instead of the
-    sticker's white margin."""
-    inner = spec.size[0] / math.sqrt(2) if spec.footprint == "circle" else spec.min_width
-    side = round(inner - 0.5, 1)
-    if layout is not None and spec.neutral:
-        players = [sticker_size_mm(layout.pieces[k]) for k in layout.player_kinds()]
-        side = min(side, max(players)) if players else side
-    return side
-
-
-def tag_size_mm(spec: PieceSpec, dictionary_name: str = PIECE_DICTIONARY, layout: Layout | None = None) -> float:
-    """Printed tag (black square) side for a piece kind (see ``sticker_size_mm`` for ``layout``)."""
-    cells = marker_bits(dictionary_name)
-    return round(sticker_size_mm(spec, layout) * cells / (cells + 2 * TAG_QUIET_CELLS), 1)
-
-
-def square_on_piece(pl: Placement, side_mm: float) -> np.ndarray:
-    """Corners (board mm) of a square of ``side_mm`` centred on a placed piece, turned with it:
-    where its sticker (or the sticker's code) lies."""
-    h = side_mm / 2
-    a = math.radians(pl.angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + [pl.x, pl.y]
-
-
-def _draw_tag(img: np.ndarray, cam: Camera, pl: Placement, spec: PieceSpec, z: float,
-              dictionary_name: str = PIECE_DICTIONARY, layout: Layout | None = None) -> None:
-    tex = _tag_texture(pl.tag, dictionary_name)
-    n = tex.shape[0]
-    corners = square_on_piece(pl, sticker_size_mm(spec, layout))
-    dst = cam.project(corners, -z).astype(np.float32)
-    x0, y0 = np.floor(dst.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(dst.max(axis=0)).astype(int) + 2
-    H, W = img.shape[:2]
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
-    if x1 <= x0 or y1 <= y0:
-        return
-    src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
-    M = cv2.getPerspectiveTransform(src, (dst - np.float32([x0, y0])).astype(np.float32))
-    warped = cv2.warpPerspective(tex, M, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full_like(tex, 255), M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
-    roi = img[y0:y1, x0:x1]
-    alpha = (mask.astype(np.float32) / 255)[..., None]
-    roi[:] = (roi * (1 - alpha) + warped[..., None].astype(np.float32) * alpha).astype(np.uint8)
 
 
 def hand_polygons(hand: Hand) -> list[np.ndarray]:
@@ -792,22 +548,3 @@ def random_conditions(layout: Layout, rng: np.random.Generator, *, size: tuple[i
         light_deg=float(rng.uniform(0, 360)),
         seed=int(rng.integers(2**31)),
     )
-
-
-DEFAULT_SET = {"house": 20, "emissary": 9, "fortress": 5}  # China: per player; fortresses in all
-
-
-def default_tag_map(layout: Layout, players: Sequence[str] | None = None,
-                    dictionary_name: str = PIECE_DICTIONARY) -> dict[int, Piece]:
-    """A tag id -> piece table with one id per piece TYPE (owner and kind): identical pieces carry
-    identical stickers, since the referee needs to know what a piece is, not which one. China
-    (5 players x house, emissary + the neutral fortress) needs 11 of the dictionary's codes.
-    For tests, the demo and printing a sticker sheet."""
-    from vision.markers import dictionary_size
-
-    players = list(players or layout.players.keys())
-    types = [Piece(p, kind) for kind in layout.player_kinds() for p in players]
-    types += [Piece("neutral", kind) for kind in layout.neutral_kinds()]
-    if len(types) > dictionary_size(dictionary_name):
-        raise ValueError(f"{len(types)} piece types but only {dictionary_size(dictionary_name)} codes in {dictionary_name}")
-    return dict(enumerate(types))

@@ -52,7 +52,8 @@ import numpy as np
 from scorer.core.types import Board, Piece
 from vision.evaluate import truth_to_json
 from vision.layout import Layout
-from vision.render import Conditions, PlacementError, Rendered, random_conditions, render
+from vision.placement import PlacementError
+from vision.render import Conditions, Rendered, random_conditions, render
 from vision.scenes import random_position
 
 SIZE = (1280, 720)

@@ -26,7 +26,7 @@ from vision.colour_classes import ColourClassifier
 from vision.counting import Counter_, MassMeter, SpaceCount
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
-from vision.foreground import Foreground, ForegroundMaps, LightNormaliser, grow_pieces
+from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, LightNormaliser, grow_pieces
 from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
 from vision.pose_refine import PoseRefiner, print_registration
@@ -65,7 +65,6 @@ class TableReader:
         self.clock = clock
         self.registrar = registrar or Registrar(layout)
         h, w = model.reference.shape[:2]
-        self.light = LightNormaliser(model.reference)
         self.fg = Foreground(model.reference, self.s)
         self.colours = ColourClassifier(model)
         self.print_watcher = PrintWatcher(self.fg.ref[..., 0].astype(np.float32))
@@ -84,6 +83,10 @@ class TableReader:
         # look, printed face or colour, instead of counting (vision/appearance.py); None: no such space
         self.appearance = AppearanceStep(layout, model, self.space_of) or None
         self._all_by_look = self.appearance is not None and len(self.appearance.indices) == len(layout.spaces)
+        # a crowd of pieces takes its light from around it, a hand-sized one does not (it is a hand) -- but
+        # a board read all by look is covered with printed tiles, tinted as a whole (Cheops): any size is tiles
+        self.light = LightNormaliser(model.reference, model.px_per_mm,
+                                     None if self._all_by_look else TINTED_PIECES_MM2)
         # how far a space reaches from its centre (a polygon's farthest corner): a change that near is on it
         self._reach = np.array([sp.radius if sp.radius is not None else
                                 max(np.hypot(x - sp.centre[0], y - sp.centre[1]) for x, y in sp.polygon) for sp in layout.spaces])
