@@ -8,7 +8,8 @@ dashboard would.
 
 A short game, not a complete one: the three sections' tokens revealed, two rounds of plays and
 draws, an illegal play (two towers: a deck holds only one) flagged with rule ``deck.mix`` and put
-right, and two automatic progress checks won by claiming a token. Then the scoreboard.
+right, a play undone with the buttons (the card taken back) and made again, and two automatic
+progress checks won by claiming a token. Then the scoreboard.
 
 With the synthetic camera (``tableref demo --game great_wall``, when vision is installed) the camera
 reads the play mat too (``vision.card_reader``: cards by their index, tokens by their printed value)
@@ -42,6 +43,12 @@ SCRIPT: tuple[Step, ...] = (
          take=(("section-1", "green", "tower"),), expect_clear=True, expect_moves=8, pause=2.5),
     Step(Message.t("tableref.demo_great_wall.green_draws_card_declared"), declare={"type": "draw", "player": "green"}, expect_moves=9),
     Step(Message.t("tableref.demo_great_wall.blue_plays_second_wall_at"), put=(("section-1", "blue", "wall"),), expect_moves=10),
+    Step(Message.t("tableref.demo_great_wall.blue_changes_mind_undo_confirm"),
+         press=("undo", "confirm"), expect_moves=9, expect_undo_wait=True),
+    Step(Message.t("tableref.demo_great_wall.blue_takes_wall_back"),
+         take=(("section-1", "blue", "wall"),), expect_undo_wait=False, expect_moves=9),
+    Step(Message.t("tableref.demo_great_wall.blue_plays_second_wall_again"), put=(("section-1", "blue", "wall"),),
+         expect_moves=10),
     Step(Message.t("tableref.demo_great_wall.blue_draws_card_declared_red"),
          declare={"type": "draw", "player": "blue"}, expect_moves=11),
     Step(Message.t("tableref.demo_great_wall.red_chooses_token_4_lays"),

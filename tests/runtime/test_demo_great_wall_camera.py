@@ -40,6 +40,9 @@ def test_great_wall_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_
     # the same game in all three: the two towers flagged and cleared, the same moves and final board
     assert flag_lines(out) == flag_lines(out_ref) == flag_lines(out_both) and len(flag_lines(out)) == 2
     assert "rule deck.mix; spaces section-1" in out
+    # blue's second wall undone with the buttons, taken back (the camera sees the row as before) and played again
+    for o in (out, out_ref, out_both):
+        assert "[UNDO]" in o and "Undone: blue plays 1 wall at section-1" in o and "[TABLE OK]" in o
     assert moves(tmp_path / "camera-only") == moves(tmp_path / "sensors") == moves(tmp_path / "both")
     assert len(moves(tmp_path / "sensors")) == 15
     assert final_board(tmp_path / "camera-only") == final_board(tmp_path / "sensors")
