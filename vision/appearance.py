@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
+from vision.colour_classes import L_WEIGHT, Q, colour_distance, lut_cells
 from vision.counting import SpaceCount
 from vision.enrolment import PROTOS_PER_COLOUR, KMEANS_SEED, TableModel, apparent_area
 from vision.faces import FaceBook, disagreement, token, top_centre_mm
@@ -43,8 +44,6 @@ from vision.geometry import parallax
 from vision.layout import Layout
 from vision.pale_arm import pale_arm
 
-Q = 4  # Lab levels per lookup cell (as vision.colour_classes)
-L_WEIGHT = 0.5
 LIMIT_MIN, LIMIT_SPREAD = 24.0, 2.0  # a pixel is of a kind within max(24, 2 x its spread) of its colours (copies of a
                                    # piece differ in colour more than the one enrolled shows on a clean photo)
 SPECK = 0.2  # of a plain kind's apparent area: a smaller blob is noise
@@ -476,19 +475,14 @@ def _grow(outline: np.ndarray, mm: float) -> np.ndarray:
 
 def _lut(protos: np.ndarray, owner_of: np.ndarray, limits: np.ndarray) -> np.ndarray:
     """Quantised Lab -> plain kind index (-1: none within its limit), as vision.colour_classes."""
-    n = 256 // Q
-    g = (np.arange(n, dtype=np.float32) + 0.5) * Q
-    cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+    cells = lut_cells()
     best = np.full(len(cells), np.inf, np.float32)
     arg = np.zeros(len(cells), np.int32)
     for j in range(len(protos)):
-        w = np.clip(np.minimum(cells[:, 0], protos[j, 0]) / 110.0, 0.3, 1.0)
-        dL = (cells[:, 0] - protos[j, 0]) * L_WEIGHT
-        dab2 = (cells[:, 1] - protos[j, 1]) ** 2 + (cells[:, 2] - protos[j, 2]) ** 2
-        d = np.sqrt(dL * dL + w * w * dab2) / limits[j]
+        d = colour_distance(cells, protos[j], limits[j])
         better = d < best
         best[better] = d[better]
         arg[better] = j
     lut = owner_of[arg].astype(np.int8)
     lut[best > 1.0] = -1
-    return lut.reshape(n, n, n)
+    return lut.reshape((256 // Q,) * 3)

@@ -37,7 +37,7 @@ from vision.detection import Detection, SpaceResult
 from vision.enrolment import TableModel
 from vision.faces import FaceBook
 from vision.layout import Layout
-from vision.registration import Registrar
+from vision.registration import Registrar, Registration
 from vision.table_reader import TableReader
 
 MAX_CARDS = 31  # the most cards one row holds in random 5-player games (scorer.games.great_wall.simulate): the fan's least pitch
@@ -132,24 +132,13 @@ class CardReader(TableReader):
         self.token_d = d
 
     # ------------------------------------------------------------------ per frame
-    def read(self, frame: np.ndarray, at: float | None = None, detail: object = None) -> Detection:
-        t0 = time.perf_counter()
-        at = self.clock() if at is None else at
-        if frame is None or frame.ndim != 3:
-            raise ValueError("a frame must be a BGR image")
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        reg = self._register(gray)
-        t_reg = time.perf_counter()
-        if not reg.usable:
-            self._last = None
-            self.change.reset()
-            return Detection(at, self.mode, reg, tuple(SpaceResult(sp.id, (), 0.0, True) for sp in self.layout.spaces),
-                             timings_ms={"registration": (t_reg - t0) * 1e3})
-        thumb = self.change.thumbnail(gray, reg)
-        if self._last is not None and not reg.fresh and self.change.unchanged(thumb):
-            prev = self._last
-            return Detection(at, self.mode, reg, prev.spaces, prev.off_space,
-                             {"registration": (t_reg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3}, reused=True)
+    def _read_part(self, frame: np.ndarray, reg: Registration, thumb: np.ndarray, at: float, t0: float,
+                   t_reg: float) -> None:
+        """Cards are always read whole: a card put down shifts the fan of the row it joins."""
+        return None
+
+    def _read_whole(self, frame: np.ndarray, reg: Registration, at: float, t0: float, t_reg: float) -> Detection:
+        """Every section read afresh: the owner squares, type panels and tokens of its row."""
         corrected = self.light.correct(self._rectify(frame, reg.homography))
         maps = self.fg.measure(corrected)
         self._noise = maps.noise
@@ -179,12 +168,9 @@ class CardReader(TableReader):
             spaces.append(SpaceResult(sp.id, tuple(sorted(pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
                                       round(conf, 3)))
         t_end = time.perf_counter()
-        det = Detection(at, self.mode, reg, tuple(spaces), (), {
+        return Detection(at, self.mode, reg, tuple(spaces), (), {
             "registration": (t_reg - t0) * 1e3, "classify": (t_cls - t_reg) * 1e3, "occlusion": (t_occ - t_cls) * 1e3,
             "count": (t_end - t_occ) * 1e3, "total": (t_end - t0) * 1e3})
-        self._last = det
-        self.change.remember(thumb)
-        return det
 
     def _arm(self, maps) -> set[int]:
         """An arm over the board's edge: foreground reaching the edge band with an arm's area

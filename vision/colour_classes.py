@@ -24,6 +24,23 @@ GREY_CHROMA = 20.0  # Lab |a|+|b| off grey: a player colour below this has too l
 AMBIGUOUS_RATIO = 1.3  # second-nearest colour within this factor of the nearest: ambiguous  # ... or this many times its own pixels' spread
 
 
+def lut_cells() -> np.ndarray:
+    """The centre of every quantised Lab lookup cell (``Q`` levels each way), one row of L, a, b per cell."""
+    n = 256 // Q
+    g = (np.arange(n, dtype=np.float32) + 0.5) * Q
+    return np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+
+
+def colour_distance(cells: np.ndarray, proto: np.ndarray, limit: float) -> np.ndarray:
+    """How far Lab ``cells`` lie from one learned colour, in units of its ``limit`` (1: the edge of what it
+    explains). Lightness weighs less than hue (shading moves a colour along L), and the hue of a dark
+    pixel less still: it is mostly noise and colour cast."""
+    w = np.clip(np.minimum(cells[:, 0], proto[0]) / DARK_HUE_L, DARK_HUE_MIN, 1.0)
+    dL = (cells[:, 0] - proto[0]) * L_WEIGHT
+    dab2 = (cells[:, 1] - proto[1]) ** 2 + (cells[:, 2] - proto[2]) ** 2
+    return np.sqrt(dL * dL + w * w * dab2) / limit
+
+
 class ColourClassifier:
     def __init__(self, model: TableModel):
         self.owners: tuple[str, ...] = tuple(sorted(model.colours))
@@ -34,18 +51,13 @@ class ColourClassifier:
                 owner_of.append(i)
                 limit.append(max(UNKNOWN_MIN, UNKNOWN_SPREAD * float(model.spreads.get(o, 12.0))))
         P = np.asarray(protos, np.float32)
+        cells = lut_cells()
         n = 256 // Q
-        g = (np.arange(n, dtype=np.float32) + 0.5) * Q
-        cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
         best = np.full(len(cells), np.inf, np.float32)
         arg = np.zeros(len(cells), np.int32)
         owner_best = np.full((len(cells), len(self.owners)), np.inf, np.float32)
         for j in range(len(P)):
-            # the hue of a dark pixel is mostly noise and colour cast: weigh it by lightness
-            w = np.clip(np.minimum(cells[:, 0], P[j, 0]) / DARK_HUE_L, DARK_HUE_MIN, 1.0)
-            dL = (cells[:, 0] - P[j, 0]) * L_WEIGHT
-            dab2 = (cells[:, 1] - P[j, 1]) ** 2 + (cells[:, 2] - P[j, 2]) ** 2
-            d = np.sqrt(dL * dL + w * w * dab2) / limit[j]
+            d = colour_distance(cells, P[j], limit[j])
             better = d < best
             best[better] = d[better]
             arg[better] = j

@@ -359,6 +359,13 @@ class TableReader:
             partial = self._read_part(frame, reg, thumb, at, t0, t_reg)
             if partial is not None:
                 return partial
+        det = self._read_whole(frame, reg, at, t0, t_reg)
+        self._last = det
+        self.change.remember(thumb)
+        return det
+
+    def _read_whole(self, frame: np.ndarray, reg: Registration, at: float, t0: float, t_reg: float) -> Detection:
+        """Every space of a registered frame read afresh (``read`` keeps it as the last reading)."""
         rect = self._rectify(frame, reg.homography)
         corrected = self.light.correct(rect)
         t_rect = time.perf_counter()
@@ -398,9 +405,6 @@ class TableReader:
                 continue
             spaces.append(self._space_result(i, counts.get(i)))
         t_end = time.perf_counter()
-        det = Detection(at, self.mode, reg, tuple(spaces), tuple(off), {
+        return Detection(at, self.mode, reg, tuple(spaces), tuple(off), {
             "registration": (t_reg - t0) * 1e3, "rectify": (t_rect - t_reg) * 1e3, "classify": (t_cls - t_rect) * 1e3,
             "occlusion": (t_occ - t_cls) * 1e3, "count": (t_end - t_occ) * 1e3, "total": (t_end - t0) * 1e3})
-        self._last = det
-        self.change.remember(thumb)
-        return det

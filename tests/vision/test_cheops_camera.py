@@ -5,13 +5,14 @@ truth. The enrolment photos are rendered as a user takes them (same camera, calm
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from scorer.core.types import Board, Piece
-from vision.enrolment import enrolment_plan, model_from_photos
+from vision.enrolment import TableModel, enrolment_plan, model_from_photos
 from vision.layout import load_layout
 from vision.render import Conditions, Hand, render
 from vision.render_set import render_set
@@ -30,13 +31,21 @@ def cheops():
     return load_layout("cheops")
 
 
-@pytest.fixture(scope="module")
-def model(cheops):
+@functools.lru_cache(maxsize=1)
+def enrolled_model() -> TableModel:
+    """The Cheops table enrolled from its two rendered photos, once per test run (tests/vision/test_cheops_hands.py
+    reads with it too)."""
+    cheops = load_layout("cheops")
     plan = enrolment_plan(cheops)
     empty = render(cheops, Board(), CAMERA).image
     pieces = render(cheops, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
                     dataclasses.replace(CAMERA, seed=12)).image
     return model_from_photos(cheops, empty, pieces, plan)
+
+
+@pytest.fixture(scope="module")
+def model():
+    return enrolled_model()
 
 
 @pytest.fixture(scope="module")

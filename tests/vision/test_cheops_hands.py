@@ -5,21 +5,18 @@ sizes in mm scale with the board's pixels per mm."""
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 
 import numpy as np
 import pytest
 
-from scorer.core.types import Board
 from vision.appearance import AppearanceRead, _core_kind, _lut, board_kinds, local_kinds, masked
-from vision.enrolment import enrolment_plan, model_from_photos
 from vision.foreground import Foreground, ForegroundMaps
 from vision.layout import load_layout
 from vision.pale_arm import pale_arm
 from vision.render import Hand, render
 from vision.table_reader import TableReader
 
-from test_cheops_camera import CAMERA, _board  # noqa: E402  (tests/vision is on the path)
+from test_cheops_camera import CAMERA, _board, enrolled_model  # noqa: E402  (tests/vision is on the path)
 
 SAND = (184, 214, 226)  # BGR: a sand margin
 PALE_SKIN = (245, 205, 180)  # RGB: the palest skin tone the renderer draws
@@ -32,11 +29,7 @@ def cheops():
 
 @pytest.fixture(scope="module")
 def reader(cheops):
-    plan = enrolment_plan(cheops)
-    empty = render(cheops, Board(), CAMERA).image
-    pieces = render(cheops, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
-                    dataclasses.replace(CAMERA, seed=12)).image
-    return TableReader(cheops, model_from_photos(cheops, empty, pieces, plan), classifier=None)
+    return TableReader(cheops, enrolled_model(), classifier=None)
 
 
 @pytest.mark.parametrize("space, offset, from_deg", [("price-black", (45.0, 0.0), 0.0), ("r11c6", (0.0, 40.0), 90.0)])
