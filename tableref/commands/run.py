@@ -42,15 +42,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--loop", action="store_true", help="start a new game after each one (until Ctrl-C)")
     d.add_argument("--no-camera", action="store_true", help="leave the synthetic camera out (the sensor board then covers every space)")
     d.add_argument("--camera-only", action="store_true",
-                   help="no sensor board: the synthetic camera alone referees the game (China, or a --game whose demo the "
-                        "camera reads: ming), after enrolling the table as the dashboard's camera enrolment page does")
+                   help="no sensor board: the synthetic camera alone referees the game (every game but zhang_yi, whose "
+                        "talent counters the camera does not tell apart), after enrolling the table as the dashboard's "
+                        "camera enrolment page does")
     from tableref.demo_script import GAME_DEMOS
 
     d.add_argument("--game", choices=["china", *GAME_DEMOS], default="china",
                    help="which game to referee (default china: the whole game). The other games' demos are short: a few "
                         "turns including an illegal move and its correction, then the scoreboard; they declare what no sensor "
-                        "sees (draws ...) as the dashboard would. Ming's is read by the synthetic camera and the sensor board "
-                        "(as China's), the others by the sensor board only")
+                        "sees (draws ...) as the dashboard would. Each is read by the synthetic camera and the sensor board "
+                        "(as China's); Zhang Yi's battle die by the camera in the dice tray")
     d.add_argument("--mqtt", metavar="HOST[:PORT]",
                    help="also publish the table's events and state to this MQTT broker under tableref/demo/ (docs/runtime.md)")
     d.set_defaults(func=cmd_demo)
