@@ -29,6 +29,7 @@ _TAGS = {
     "score": "SCORE",
     "table_matched": "TABLE OK",
     "signal": "REFUSED",
+    "follow": "FOLLOW",
 }
 
 

@@ -341,12 +341,16 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
         wait_until(lambda: len(demo.gpio.results) > 0, 2.0, stop=stop)
     for colour in step.tap:
         demo.cards.tap(card_uids()[colour])
+    if step.admin_undo:
+        res = rt.undo("demo dashboard (admin PIN)", True)
+        if not res.ok:
+            raise DemoError(f"admin undo refused: {res.message}")
     if step.roll is not None and demo.table.camera is not None:
         demo.table.roll(step.roll)  # the camera reads it and enters the roll
     elif step.declare is not None:
         res = rt.declare(step.declare, "demo dashboard")
         if not res.ok:
-            raise DemoError(f"declaration refused: {res.message}")
+            raise DemoError(f"declaration refused: {res.message} (the table shows: {rt.snapshot().get('pending')})")
 
     def check(what: str, cond: Callable[[], bool]) -> None:
         if not wait_until(cond, timeout, stop=stop):
@@ -371,6 +375,10 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
         check(f"{n} accepted moves", lambda: _moves(rt) == n and not _open_reading(rt))
     if step.expect_over:
         check("the end of the game", lambda: rt.snapshot().get("outcome") is not None)
+    follow = step.extra.get("expect_follow")
+    if follow is not None:  # the rules moved pieces by themselves: the referee follows until the table matches
+        check("the table following the rules" if follow else "the table matching the rules' board",
+              lambda: (rt.snapshot().get("follow") is not None) == follow)
     scores = step.extra.get("expect_score")
     if scores:
         check(f"scores {scores}", lambda: {p["player"]: p["total"] for p in rt.snapshot()["scores"]["players"]} == scores)

@@ -3,24 +3,33 @@
 Three players (red, blue, yellow; red starts) on the shipped provisional board (invented values;
 see docs/ming.md). Without the camera, an antenna lies under every district's open area, cloister and city, and
 under each province space at the board edge; every prince and family member carries a tag, so the
-sensor board reads the princes placed, the family members put on province spaces and a family
-member taken back off a province space to pay for a dragon. What no sensor sees -- which display
-card a player takes -- is declared through the runtime's ``declare``, as the dashboard (or a card
-reader) would.
+sensor board reads the princes placed and moved, the family members put on province spaces,
+deployed into districts and cloisters, taken off for a dragon, moved into the city and back. What
+no sensor sees -- which display card a player takes, a pass, the secret return cards -- is declared
+through the runtime's ``declare``, as the dashboard (or a card reader) would.
 
-A short game, not a complete one: the set-up (with an illegal prince placement on a district that
-already has a prince, flagged with rule ``prince.occupied`` and put right), phase 1 (the province
-spaces, one placement with a hand over the board) and the start of phase 2 (cards and a dragon).
-Then the scoreboard.
+Two rounds of the six, through the round-2 scoring (70 moves). By hand, the opening: the set-up
+(with an illegal prince placement on a district that already has a prince, flagged with rule
+``prince.occupied`` and put right), phase 1 (the province spaces, one placement with a hand over
+the board) and the start of phase 2 (cards and a dragon). Then, built from the engine playing a
+fixed plan (``tableref.demo_ming_game``): the rest of phase 2; phase 3 with red's first prince move
+undone with the buttons (the referee waits for the pieces to come back) and played differently,
+princes moving and staying, monks in cloisters, passes; round 2, where blue's prince travels through
+red's district and ousts red's monk in p1d1; and the round-2 scoring: the players move the
+majorities into the city houses, declare their return cards, send a piece back by choice and clear
+the cities into the box, the referee following them without a flag. The runner then checks the
+scores (red 24, blue 20, yellow 20) and the scoreboard is printed.
 
 With the synthetic camera (``tableref demo --game ming``, when vision is installed) the camera
 sees the whole board and the antennas lie only under the upper row of provinces (p1-p3), as in
-China's demo; ``--camera-only`` leaves the sensor board out, ``--no-camera`` the camera.
+China's demo, and the table is enrolled first; ``--camera-only`` leaves the sensor board out,
+``--no-camera`` the camera.
 """
 
 from __future__ import annotations
 
 from scorer.core.types import Message, player_label
+from tableref.demo_ming_game import FINAL_SCORES, steps
 from tableref.demo_script import Step
 
 F, P = "family", "prince"
@@ -69,6 +78,13 @@ SCRIPT: tuple[Step, ...] = (
 
 DEMO_SETUP = {"players": ["red", "blue", "yellow"]}
 
+# from here on the steps are built from the engine playing the plan (tableref/demo_ming_game.py): the rest of
+# round 1 with an undo, round 2 and its scoring, which the players carry out on the table
+SCRIPT += steps(DEMO_SETUP)
+MOVES = SCRIPT[-1].expect_moves  # accepted moves at the end (the opening's 21 and the plan's)
+SCRIPT += (Step(Message.t("tableref.demo_ming.scores_after_round_2", **FINAL_SCORES), expect_moves=MOVES,
+                extra={"expect_score": FINAL_SCORES}),)
+
 
 def _spaces() -> tuple[str, ...]:
     from scorer.core.game import SetupOptions
@@ -95,6 +111,8 @@ def _demo():  # built lazily by tableref.demo.game_demo
         player_names=(("red", "Zhang San"), ("blue", "Li Si"), ("yellow", "Wang Wu")),
         camera=True,  # the synthetic camera over the provisional layout (vision/layouts/ming-provisional.json)
         rfid_regions=("p1", "p2", "p3"),  # with the camera: antennas under the upper row of provinces only
+        enrol=True,  # the camera learns the table's pieces first, with the sensor board too (heaps on p4-p6's
+        # province spaces are counted one off by the layout's nominal pieces: yellow 3 on p5 read as 4)
     )
 
 

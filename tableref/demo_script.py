@@ -29,6 +29,7 @@ class Step:
     put: tuple[tuple[str, str, str], ...] = ()  # (space, owner, kind) pieces put down
     take: tuple[tuple[str, str, str], ...] = ()  # pieces taken off
     press: tuple[str, ...] = ()  # GPIO buttons pressed: turn_done, undo, confirm
+    admin_undo: bool = False  # the admin undoes the last move on the dashboard (the PIN checked, as web/api.py does)
     tap: tuple[str, ...] = ()  # cards tapped on the reader (colours)
     declare: dict[str, Any] | None = None  # a declaration from the dashboard
     roll: int | None = None  # a die thrown into the dice tray, read by the camera (without it: ``declare`` instead)
@@ -40,7 +41,8 @@ class Step:
     expect_over: bool = False
     expect_pending: bool = False  # a legal move must be read and wait on the table (for a declaration)
     pause: float = 1.0  # seconds to wait before the step (scaled by --speed)
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # "expect_score": {player: total}; "expect_follow": True/False
+    # (the referee follows pieces the rules moved by themselves / the table matches again: Ming's scoring)
 
 
 H, E = "house", "emissary"

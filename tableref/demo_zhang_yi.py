@@ -9,11 +9,13 @@ talent drawn, the action chit drawn from the cup -- is declared through the runt
 
 With the synthetic camera (``tableref demo --game zhang_yi``, when vision is installed) the camera
 sees the whole map and the dice tray (a camera closer to the board than China's: the die needs
-some 16 px a face), and the antennas lie only under Linzi and Ying, where the talents go: the
-camera reads army counters by their state's colour and cannot tell a talent counter from an army
-counter of the same colour (no printed faces are read for Zhang Yi yet), so there the sensor board
-decides. ``--no-camera`` leaves the camera out. ``--camera-only`` cannot play this script: the
-talent placements would be read as army counters.
+some 16 px a face), and the antennas lie only under Linzi and Ying, where the talents go. The
+camera counts army counters by their state's colour and tells a talent counter (its state's
+colour too) by the name printed on it: its face, learned when the table is enrolled (one counter
+of each talent among the enrolment pieces; ``vision/counted_faces.py``). ``--no-camera`` leaves
+the camera out; ``--camera-only`` leaves the sensor board out: the table is enrolled through the
+dashboard's flow first, then the camera alone referees the same script (talents, recruits, the
+flagged march, the undo, the battle and the retreat) to the same moves and final board.
 
 A short game, not a complete one (a whole game is seven turns of some 25 moves each): the talent
 phase and the first strategic actions, including an illegal march (Yan's whole army leaves
@@ -102,9 +104,6 @@ def _demo():  # built lazily by tableref.demo.game_demo
         rfid_regions=("linzi", "ying"),  # with the camera: antennas only under the areas the talents go to
         camera_fill=0.95,  # close enough for the die's pips (vision/dice.py: some 16 px a face)
         enrol=True,  # the camera learns the table's empty board and counters first, also with the sensor board
-        camera_only_gap=("the camera reads counters by colour and cannot tell a talent counter from an army counter "
-                         "of its state (printed faces are not read for Zhang Yi yet), so it would read the talents placed "
-                         "as army counters"),
     )
 
 

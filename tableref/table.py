@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from scorer.core.boardkit import moved_spaces
 from scorer.core.observation import ChanceSeen, Observation
@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 SCORE_CHANGED = "score"
 TABLE_MATCHED_EVENT = "table_matched"
 SIGNAL = "signal"
+FOLLOW = "follow"  # the rules moved pieces by themselves: what the players must move on the table
 
 # stored event type -> bus event type
 _BUS_TYPE = {
@@ -126,6 +127,7 @@ class Table:
         self._seen: ChanceSeen | None = None  # the last dice landing not entered yet
         self._seen_note: dict[str, Any] | None = None  # why the players must declare it themselves
         self._entering_seen = False
+        self._resume_follow()
         self.publish_state(force=True)
 
     # -- publishing ---------------------------------------------------------------------------
@@ -215,6 +217,9 @@ class Table:
             flag = r.flag.to_json()
             flag["id"] = self._flag_ids.get(r.flag.raised_at)
             flag["diff"] = r.flag.residual.to_json()
+        follow = None
+        if r.follow is not None:
+            follow = self._follow_json()
         out = dict(self._game_part())
         out.update({
             "table": {"name": self.settings.name},
@@ -222,6 +227,7 @@ class Table:
             "flag": flag,
             "pending": pending,
             "undo_wait": undo_wait,
+            "follow": follow,
             "undo_armed": self.undo_armed_at is not None and now - self.undo_armed_at <= UNDO_ARM_SECONDS,
             "alert": {"active": r.flag is not None, "silenced": self.alert_silenced and r.flag is not None},
             "sensors": self.view.to_json(),
@@ -367,13 +373,65 @@ class Table:
     def _on_accept(self, d: AcceptMove) -> bool:
         if self.session.is_over():
             return False
+        before = self.session.state
         try:
             self.session.record_move(d.moves, d.reason.value, actor="referee", player=d.player, order=self._order_of(d))
         except IllegalMove as exc:  # the reconciler only proposes legal moves; say so loudly if not
             log.error("reconciler proposed an illegal move %s: %s", d.moves, exc)
             return False
         self.undo_armed_at = None
+        self._follow(before, d.moves)
         return True
+
+    # -- the table catching up with what the rules moved by themselves ---------------------------
+    def _follow(self, before: Any, moves: Sequence[Any], also: Sequence[Board] = (), publish: bool = True) -> None:
+        """After ``moves`` from ``before``: where the rules moved pieces by themselves (the board the
+        moves left differs from the engine's), the referee follows the players carrying it out
+        (``Reconciler.follow``) and says on the bus what to move."""
+        game = self.session.game
+        boards: list[Board] = []
+        state = before
+        try:
+            for m in moves:
+                shown = game.shown_board(state, m)
+                state = game.apply_unchecked(state, m)
+                after = game.visible_board(state)
+                if shown != after:
+                    boards += [shown, after]
+        except Exception:  # noqa: BLE001 -- a move the engine cannot replay here moves nothing by itself
+            log.exception("could not tell what the rules moved after %s", moves)
+            return
+        if not boards or self.session.is_over():  # once the game is over the table is no longer read
+            return
+        boards += [*also, game.visible_board(self.session.state)]
+        self.reconciler.follow_boards(boards)
+        if publish:
+            self.bus.publish(FOLLOW, self._follow_json(), self.clock())
+
+    def _follow_json(self) -> dict[str, Any]:
+        """What the players still have to move: the table as sensed against the engine's board."""
+        s = self.session
+        expected = s.game.visible_board(s.state)
+        sensed = remove_offset(self.view.merged_with(s.expected_table()), s.offset)
+        todo = sensed.diff(expected)
+        items = [Message.t("tableref.table.follow.put", n=n, piece=_piece_label(p), space=sp) for sp, p, n in todo.added]
+        items += [Message.t("tableref.table.follow.take", n=n, piece=_piece_label(p), space=sp) for sp, p, n in todo.removed]
+        message = Message.t("tableref.table.follow", changes=join_messages(items))
+        return {"message": message.to_json(), "description": message.to_json(), "diff": todo.to_json()}
+
+    def _resume_follow(self) -> None:
+        """After a restart: follow again what the last entry's rules moved (ends at once if the table matches)."""
+        s = self.session
+        if not s.entries or s.entries[-1].kind != MOVE:
+            return
+        state = s.game.setup(s.setup)
+        try:
+            for e in s.entries[:-1]:
+                for m in e.moves:
+                    state = s.game.apply_unchecked(state, m)
+        except Exception:  # noqa: BLE001 -- the session replayed it already; nothing to follow if not
+            return
+        self._follow(state, s.entries[-1].moves, publish=False)
 
     def _on_raise(self, d: RaiseFlag) -> bool:
         self.alert_silenced = False
@@ -433,6 +491,9 @@ class Table:
         why = self.session.undo_refusal(authorised, others)
         if why is not None:
             return refused(why)
+        game = self.session.game
+        table_before = game.visible_board(self.session.state)
+        undone_moves = self.session.entries[-1].moves
         self.session.record_undo(actor, authorised)
         self.undo_armed_at = None
         undone = self.session.undo_wait or ()
@@ -440,6 +501,8 @@ class Table:
             self._handle(d)
         if not undone:
             self.reconciler.suppressed = None
+        # the rules had moved pieces by themselves after the undone move: they go back the same way
+        self._follow(self.session.state, undone_moves, also=(table_before,))
         self.step()
         return ok(Message.t("tableref.table.move_taken_back"))
 
@@ -512,6 +575,7 @@ class Table:
             # a declaration may complete the move the table shows (what the sensors cannot see: draws,
             # a kept treasure, a law's number ...), but never contradict it
             return refused(Message.t('tableref.table.finish_or_clear_what_is'))
+        before = s.state
         try:
             s.record_move((parsed,), "declared", actor, player=getattr(parsed, "player", None))
         except IllegalMove as exc:
@@ -520,6 +584,7 @@ class Table:
         if on_table:
             for d in self.reconciler.reset("corrected"):
                 self._handle(d)
+        self._follow(before, (parsed,))
         self.step()
         return ok(Message.t("tableref.table.declared", move=s.game.describe_move(parsed)))
 
@@ -666,6 +731,15 @@ def bus_payload(type_: str, data: dict[str, Any]) -> dict[str, Any]:
     elif type_ == "game_started":
         out["description"] = Message.t('tableref.table.new_game.2', game=data.get('game')).to_json()
     return out
+
+
+def _piece_label(piece: Any) -> Message:
+    """A piece's name ("yellow family member") as the tag registry gives it, else owner and kind as given."""
+    try:
+        from hardware.tag_registry import describe
+    except ImportError:  # the Pi-side hardware package is not installed: owner and kind as they are
+        return Message.t("name.as_given", name=f"{piece.owner} {piece.kind}")
+    return describe(piece)
 
 
 def expected_board(table: Table) -> Board:

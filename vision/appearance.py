@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -51,6 +51,7 @@ PRESENT = 0.45  # of a plain kind's apparent area: at least one piece
 MAYBE_COVERED = 0.4  # ... this much: perhaps a tile (a scarab covers up to ~0.6): its face is matched
 LIKE_A_FACE, LIKE_COVERED = 0.5, 0.6  # a face matched this well on a space this covered is a tile, not a scarab
 COVERED = 0.8  # share of a space's inner part that differs from the empty board: something tile-sized is there
+TILES_AROUND = 0.5  # share of the board around a space under matched tiles: they may bend the light measured there
 INNER_MM = 4.0  # the inner part: the space shrunk by this much
 LEAN_PER_HEIGHT, GROW_MM = 0.8, 4.0  # a piece's blob reaches this share of its height (+ this) out of its space
 FG_MIN, FG_NOISE = 10.0, 2.5  # a pixel differs from the empty board by max(10, 2.5 x the frame's noise) (Lab)
@@ -143,10 +144,11 @@ def _box(sp, grow_mm: float, s: float, shape: tuple[int, ...]) -> tuple[int, int
 
 
 def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
-                     noise: float, ignore: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                     noise: float, ignore: np.ndarray | None = None, *, judge_ignored: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """What differs from the empty board in a box of it (bool), and the box's Lab with its light
     measured on the box itself: the ratio to the empty board that most of its pixels agree on (the
-    bare board; pieces scatter), so no light field bent by pieces elsewhere matters."""
+    bare board; pieces scatter), so no light field bent by pieces elsewhere matters. ``ignore``: pixels
+    the light is not measured on, and (unless ``judge_ignored``) never said to differ."""
     x0, y0, x1, y1 = box
     r = rect[y0:y1, x0:x1]
     ratio = (r.astype(np.float32) + 1.0) / (reference[y0:y1, x0:x1].astype(np.float32) + 1.0)
@@ -161,7 +163,8 @@ def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarra
     lab = Foreground.lab_of(corr)
     d = lab - ref_lab[y0:y1, x0:x1]
     dist = np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-    return (dist > max(FG_MIN, FG_NOISE * noise)) & use, lab
+    differs = dist > max(FG_MIN, FG_NOISE * noise)
+    return (differs if judge_ignored else differs & use), lab
 
 
 def local_kinds(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
@@ -288,20 +291,32 @@ class AppearanceStep:
         return (x0, y0, x1, y1), m > 0
 
     def read(self, corrected: np.ndarray, maps: ForegroundMaps, cam: np.ndarray | None, rect: np.ndarray | None = None,
-             fg: Foreground | None = None) -> AppearanceRead:
+             fg: Foreground | None = None, *, only: Collection[int] | None = None,
+             explained_before: np.ndarray | None = None) -> AppearanceRead:
         """``corrected``/``maps``: the frame as the reader corrected and measured it; with the
         uncorrected ``rect`` and the reader's ``fg``, the light is measured again without the
         tiles matched (a board covered with tiles bends the light field: the bare spaces between
-        them come out pale) and the plain kinds are read on that."""
+        them come out pale) and the plain kinds are read on that.
+
+        ``only``: read just these spaces (a part of the board changed: ``TableReader._read_part``);
+        ``explained_before`` is then what the last read explained, kept for the other spaces (their
+        tiles still bend the light the same way), and no pale arm is looked for (the caller weighs
+        what the read leaves unexplained)."""
         h, w = self.space_of.shape
-        explained = np.zeros((h, w), np.uint8)
+        indices = self.indices if only is None else [i for i in self.indices if i in only]
+        if only is not None and explained_before is not None:
+            explained = explained_before.astype(np.uint8)
+            explained[np.isin(self.space_of, list(only))] = 0
+        else:
+            explained = np.zeros((h, w), np.uint8)
         counts: dict[int, SpaceCount] = {}
         unsure: set[int] = set()
         if not self.ready:  # not enrolled: the layout says nothing of how these pieces look, so no guess
-            return AppearanceRead(counts, set(self.indices), explained > 0)
+            return AppearanceRead(counts, set(indices), explained > 0)
         busy = maps.piece | maps.weak
-        tiled: set[int] = set()
-        for i in self.indices:
+        tiled: set[int] = set(self.indices) - set(indices)  # not read here (``only``): no plain pieces looked for
+        doubtful: list[int] = []
+        for i in indices:
             sp = self.layout.spaces[i]
             held = self.layout.held_kinds(sp)
             printed = [Piece("neutral", k) for k in held if self.layout.pieces[k].printed]
@@ -321,6 +336,8 @@ class AppearanceStep:
                 if covered >= COVERED or (m.score >= LIKE_A_FACE and covered >= LIKE_COVERED):  # a tile: which, not sure
                     unsure.add(i)
                     tiled.add(i)
+                    if m.score < LIKE_A_FACE:
+                        doubtful.append(i)  # only the share covered says "tile": looked at again below
                 continue  # else: no tile (a scarab, read below)
             tiled.add(i)
             counts[i] = SpaceCount(Counter({m.piece: 1}), round(max(0.0, m.score), 3))
@@ -334,14 +351,38 @@ class AppearanceStep:
                 bh, bw = bad.shape
                 if fx >= 0 and fy >= 0 and fy + bh <= h and fx + bw <= w:
                     explained[fy:fy + bh, fx:fx + bw][bad] = 0
+        # the light bent by tiles all round can make a space with a scarab look covered: in the light of the
+        # bare board around it, is it? Then its scarab is read below; a space where none is found stays unread
+        again = [i for i in doubtful if rect is not None and
+                 self._covered_in_local_light(rect, maps.noise, i, explained > 0) < COVERED]
+        tiled.difference_update(again)
         blobs = np.zeros((h, w), np.int16)
         if self.lut is not None and rect is not None:
             self._plain(rect, maps.noise, cam, counts, explained, tiled, blobs)
-        for i in self.indices:
+        unsure.difference_update(i for i in again if i in counts)
+        for i in indices:
             if i not in counts and i not in unsure:
                 counts[i] = SpaceCount(Counter(), 1.0)
-        arm = pale_arm(corrected, self.reference, explained > 0, self.s, self.markers)
+        arm = pale_arm(corrected, self.reference, explained > 0, self.s, self.markers) if only is None else None
         return AppearanceRead(counts, unsure, explained > 0, arm, blobs)
+
+    def _covered_in_local_light(self, rect: np.ndarray, noise: float, i: int, explained: np.ndarray) -> float:
+        """The share of space ``i``'s inner part that differs from the empty board, the light measured
+        on the bare board around it only (neither the space itself nor the tiles matched around it).
+        1.0 (covered, as the frame's light said) unless matched tiles lie around it: only they bend the
+        light that way -- a hand beside a space must not get its light measured away."""
+        sp = self.layout.spaces[i]
+        (ix0, iy0, ix1, iy1), inner = self.inner[i]
+        x0, y0, x1, y1 = _box(sp, self.grow, self.s, rect.shape)
+        ring = np.ones((y1 - y0, x1 - x0), bool)
+        ring[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] &= ~inner
+        if explained[y0:y1, x0:x1][ring].mean() < TILES_AROUND:
+            return 1.0
+        ignore = explained.copy()
+        ignore[iy0:iy1, ix0:ix1] |= inner
+        differs, _ = local_difference(rect, self.reference, self.ref_lab, (x0, y0, x1, y1), noise, ignore, judge_ignored=True)
+        part = differs[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0]
+        return float(part[inner].mean()) if inner.any() else 0.0
 
     def _plain(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
                explained: np.ndarray, skip: set[int], blob_map: np.ndarray) -> None:

@@ -130,12 +130,22 @@ def piece_types(layout: Layout) -> list[Piece]:
     return out + [Piece("neutral", k) for k in layout.neutral_kinds() if k in kinds]
 
 
+def enrolment_types(layout: Layout) -> list[Piece]:
+    """The pieces of the enrolment photo: ``piece_types``, and one of each kind told apart only by
+    its face from a kind counted by colour (``vision.piece_looks.face_kinds``: each Zhang Yi talent,
+    with its state), whose face is learned."""
+    from vision.piece_looks import face_kinds
+
+    players = list(layout.players)
+    return piece_types(layout) + [Piece(o, k) for k in face_kinds(layout) for o in layout.pieces[k].owners_in(players)]
+
+
 def enrolment_plan(layout: Layout) -> dict[str, Piece]:
     """Where the user puts one piece of each type for the enrolment photo: each alone on a space
     of a kind that normally holds it (the layout's ``holds``: China's houses on house sites,
     emissaries on dragon spaces), spread over the board so that the light and the camera's angle
     vary between them and a leaning piece never touches another."""
-    types = sorted(piece_types(layout), key=lambda p: -layout.pieces[p.kind].area)
+    types = sorted(enrolment_types(layout), key=lambda p: -layout.pieces[p.kind].area)
     holders = {k: [sk for sk, kinds in layout.holds.items() if k in kinds] for k in layout.pieces}
     cx, cy = layout.size[0] / 2, layout.size[1] / 2
     chosen: list = []
@@ -218,6 +228,9 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     missing = []
     found: list[tuple[Piece, np.ndarray, np.ndarray, np.ndarray]] = []  # piece, labels, stats row, centre
     pixels_of: dict[Piece, np.ndarray] = {}  # each enrolled piece's inner Lab pixels
+    from vision.piece_looks import face_kinds
+
+    face_only = face_kinds(layout)  # counted as another kind: only its face is learned (``learn_faces``)
     h, w = reference.shape[:2]
     for sid, piece in placed.items():
         sp = layout.space(sid)
@@ -251,6 +264,8 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
                     n, lbl, stats, cents, best = n2, lbl2, stats2, cents2, b2
         blob = lbl == best
         # the blob's inner pixels: its edge mixes with the board
+        if piece.kind in face_only:
+            continue  # found (its face is learned below); its printed ink is no colour of its owner's pieces
         inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         if inner.sum() < 6:
             inner = blob
@@ -287,6 +302,9 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     from vision.appearance import learn_kind_colours
 
     faces = learn_faces(layout, corrected, reference, placed, px_per_mm, cam)
+    from vision.counted_faces import learn_counted_faces
+
+    faces.update(learn_counted_faces(layout, corrected, reference, placed, px_per_mm, cam))  # turned square
     kind_colours = learn_kind_colours(layout, pixels_of, rect, reference, placed, cam, px_per_mm, maps.noise)
     notes.append(f"enrolled {len(placed)} pieces" + (f", {len(faces)} printed faces" if faces else ""))
     return TableModel(layout.id, px_per_mm, reference, protos, spreads, sizes, True, notes=tuple(notes), faces=faces,

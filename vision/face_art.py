@@ -4,7 +4,9 @@ card's type picture, a counter's digit), and drawing it onto a piece's top face 
 Nothing here knows a game: a layout's piece kind with a ``face`` (``PieceSpec.printed``) gets
 artwork seeded by its kind name and its place among the layout's printed kinds (so that the kinds
 of one layout differ in colour as well as in shape), with the face's ``label`` drawn large, a
-player-owned piece's owner colour as its border, and a neutral piece's ``rgb`` as its ground.
+player-owned piece's owner colour as its border, and a neutral piece's ``rgb`` as its ground; a face
+printed on the owner's colour (layout ``face.ground`` "owner": a Zhang Yi talent counter, its name on
+its state's colour) keeps that colour as its ground and rim, its motif and label in one ink.
 Each printed copy varies a little (hue, brightness, print offset), as real print runs do.
 """
 
@@ -31,6 +33,35 @@ def printed_kinds(layout: Layout) -> tuple[str, ...]:
 
 def _seed(kind: str) -> int:
     return zlib.crc32(kind.encode("utf-8"))
+
+
+OWNER_INSET = 0.12  # an art printed on the owner's colour keeps this share of the side plain on each edge
+
+
+@lru_cache(maxsize=256)
+def _owner_art_cached(kind: str, index: int, count: int, label: str | None, owner_rgb: tuple[int, int, int]) -> np.ndarray:
+    """A face printed on the owner's colour (a Zhang Yi talent counter: its state's colour with its
+    name): the kind's motif and corner wedge in a light or dark ink (whichever stands out from the
+    colour), the label over them, all inside a plain rim of the colour, so that the piece still
+    shows mostly its owner's colour."""
+    rng = np.random.default_rng(_seed(kind))
+    n = ART_PX
+    ground = tuple(int(v) for v in owner_rgb[::-1])
+    dark = 0.114 * ground[0] + 0.587 * ground[1] + 0.299 * ground[2] < 140
+    ink = (225, 238, 245) if dark else (30, 25, 20)  # near white on a dark colour, else near black
+    accent = tuple(int(round(0.35 * g + 0.65 * k)) for g, k in zip(ground, ink))
+    inner = n - 2 * int(round(OWNER_INSET * n))
+    art = np.empty((inner, inner, 3), np.uint8)
+    art[:] = ground
+    corner = int(rng.integers(4))
+    MOTIFS[index % len(MOTIFS)](art, rng, ink, accent, corner)
+    if label:
+        _label(art, label, ink)
+    img = np.empty((n, n, 3), np.uint8)
+    img[:] = ground
+    o = (n - inner) // 2
+    img[o:o + inner, o:o + inner] = art
+    return img
 
 
 def _hsv_bgr(h: float, s: float, v: float) -> tuple[int, int, int]:
@@ -165,6 +196,8 @@ def face_art(layout: Layout, kind: str, owner: str | None = None) -> np.ndarray:
         raise ValueError(f"piece kind {kind!r} has no printed face")
     kinds = printed_kinds(layout)
     owner_rgb = None if spec.neutral or owner is None else tuple(layout.players.get(owner, (128, 128, 128)))
+    if spec.on_owner_colour and owner_rgb is not None:
+        return _owner_art_cached(kind, kinds.index(kind), len(kinds), spec.face_label, owner_rgb).copy()
     return _art_cached(kind, kinds.index(kind), len(kinds), spec.face_label,
                        tuple(spec.rgb) if spec.rgb else None, owner_rgb).copy()
 
@@ -193,9 +226,11 @@ def face_corners(spec: PieceSpec, x: float, y: float, angle_deg: float) -> np.nd
 
 
 def draw_face(img: np.ndarray, top_px: np.ndarray, corners_px: np.ndarray, art: np.ndarray, shade: float,
-              round_face: bool) -> None:
+              round_face: bool, edge_replicated: bool = False) -> None:
     """Warp ``art`` onto the projected face ``corners_px`` (image px, TL TR BR BL), masked by the
-    projected top ``top_px`` (for a disc), darkened by ``shade`` (the top's lighting)."""
+    projected top ``top_px`` (for a disc), darkened by ``shade`` (the top's lighting).
+    ``edge_replicated``: the art's edge runs to the face's edge (a face printed on the owner's
+    colour), instead of a dark seam where the warp samples outside the art."""
     H, W = img.shape[:2]
     pts = np.vstack([corners_px, top_px])
     x0, y0 = np.floor(pts.min(axis=0)).astype(int) - 1
@@ -206,7 +241,9 @@ def draw_face(img: np.ndarray, top_px: np.ndarray, corners_px: np.ndarray, art: 
     n = art.shape[0]
     src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
     M = cv2.getPerspectiveTransform(src, (corners_px - np.float32([x0, y0])).astype(np.float32))
-    warped = cv2.warpPerspective(art, M, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA).astype(np.float32) * shade
+    warped = cv2.warpPerspective(art, M, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA,
+                                 borderMode=cv2.BORDER_REPLICATE if edge_replicated else cv2.BORDER_CONSTANT
+                                 ).astype(np.float32) * shade
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     outline = top_px if round_face else corners_px
     cv2.fillConvexPoly(mask, np.round((outline - [x0, y0]) * 16).astype(np.int32), 255, cv2.LINE_AA, 4)

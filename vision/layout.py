@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -87,6 +87,7 @@ class PieceSpec:
     rgb: tuple[int, int, int] | None = None
     per_owner: int | None = None  # at most this many per owner on the board (a Ming prince: 1)
     face: tuple[tuple[str, str], ...] | None = None  # a printed top face (layout "face", as items); vision/faces.py
+    owned_by: tuple[str, ...] | None = None  # the only owners of a player kind (a Zhang Yi talent's state); None: all
 
     @property
     def printed(self) -> bool:
@@ -97,6 +98,18 @@ class PieceSpec:
     def face_label(self) -> str | None:
         """The text printed large on the face (a letter, a digit), if any."""
         return dict(self.face or ()).get("label")
+
+    @property
+    def on_owner_colour(self) -> bool:
+        """Whether the face is printed on the owner's colour (layout ``face.ground`` "owner"): the
+        piece looks like its owner's plain pieces to colour counting (``vision.piece_looks``)."""
+        return dict(self.face or ()).get("ground") == "owner"
+
+    def owners_in(self, players: Sequence[str]) -> tuple[str, ...]:
+        """Who may own a piece of this kind: "neutral", or the players (``owned_by`` of them)."""
+        if self.neutral:
+            return ("neutral",)
+        return tuple(p for p in players if self.owned_by is None or p in self.owned_by)
 
     @property
     def area(self) -> float:
@@ -245,10 +258,16 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
             raise LayoutError(f"piece {kind!r}: a rect needs [width, length]", where=f"{where} $.pieces")
         pieces[kind] = PieceSpec(kind, p["footprint"], size, float(p["height_mm"]), p["owners"] == "neutral",
                                  tuple(p["rgb"]) if "rgb" in p else None, p.get("per_owner"),
-                                 tuple(sorted(p["face"].items())) if "face" in p else None)
+                                 tuple(sorted(p["face"].items())) if "face" in p else None,
+                                 tuple(p["owned_by"]) if "owned_by" in p else None)
     players = {k: tuple(v) for k, v in data.get("players", {}).items()}
     if any(not p.neutral for p in pieces.values()) and not players:
         raise LayoutError("player pieces need a 'players' colour table", where=f"{where} $.players")
+    for kind, spec in pieces.items():
+        unknown = [o for o in spec.owned_by or () if o not in players]
+        if unknown or (spec.owned_by is not None and spec.neutral):
+            raise LayoutError(f"piece {kind!r}: owned_by names {unknown or 'owners of a neutral kind'}, not players",
+                              where=f"{where} $.pieces")
     roads = tuple((a, b) for a, b in data.get("roads", ()))
     for a, b in roads:
         if a not in seen or b not in seen:

@@ -1,12 +1,16 @@
 """Which piece kinds the camera can tell apart by colour and shape alone.
 
 Kinds with the same footprint, size, height and colour and no printed top face look the same
-from above: Zhang Yi's army counters and its 16 talent counters are all 16 mm squares in their
-state's colour. Enrolling each of them would ask the user for 18 counters per colour that teach
-the reader nothing new, and counting them apart is impossible. So each such group is enrolled
-and read as one kind, its first in the layout (``representative``): a talent counter on the
-map is read as one more counter of its colour. A kind with a printed face (layout ``face``,
-``vision/faces.py``) is its own look.
+from above. Enrolling each of them for its colour would ask the user for many pieces per colour
+that teach the reader nothing new, and counting them apart by colour is impossible. So each such
+group is counted as one kind, its first in the layout (``representative``). A kind with a printed
+face (layout ``face``, ``vision/faces.py``) is its own look -- but for a face printed on the
+owner's colour (``face.ground`` "owner"): Zhang Yi's talent counters are 16 mm squares in their
+state's colour like its army counters, with the talent's name printed on them. Colour counting
+counts such a piece with the plain kind of its look (a talent as one more army counter of its
+state), and ``face_kinds`` names the kinds that are then told apart from it by face
+(``vision.counted_faces``); enrolment asks for one of each (``vision.enrolment.enrolment_types``)
+to learn its face.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from vision.layout import Layout, PieceSpec
 
 def look(spec: PieceSpec) -> tuple[Any, ...] | None:
     """What the camera sees of a kind without its face; None for a printed kind (its own look)."""
-    if getattr(spec, "face", None) is not None:
+    if getattr(spec, "face", None) is not None and not spec.on_owner_colour:
         return None
     return spec.footprint, tuple(spec.size), spec.height, spec.neutral, spec.rgb
 
@@ -47,3 +51,10 @@ def alike(layout: Layout) -> dict[str, tuple[str, ...]]:
     for kind, rep in representatives(layout).items():
         out.setdefault(rep, []).append(kind)
     return {k: tuple(v) for k, v in out.items() if len(v) > 1}
+
+
+def face_kinds(layout: Layout) -> dict[str, str]:
+    """Printed kinds counted by colour with another kind (a face on the owner's colour: Zhang Yi's
+    talents) -> the kind they are counted as (``army``); they are told apart by face afterwards."""
+    reps = representatives(layout)
+    return {k: reps[k] for k, spec in layout.pieces.items() if spec.printed and reps[k] != k}

@@ -348,15 +348,15 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
             copy_rng = np.random.default_rng([c.seed, 14, zlib.crc32(f"{pl.space}/{pl.x:.1f}/{pl.y:.1f}".encode())])
             art = printed_copy(face_art(layout, pl.piece.kind, str(pl.piece.owner)), copy_rng)
             draw_face(img, top, cam.project(face_corners(spec, pl.x, pl.y, pl.angle), -z), art, 1.0,
-                      spec.footprint == "circle")
+                      spec.footprint == "circle", spec.on_owner_colour)
         if pl.face is not None:
             draw_die_pips(img, cam, outline, pl.base, pl.base + spec.height, pl.face, light, dice_rng)
         bottom = cam.project(outline, -pl.base)
         piece_masks.setdefault(pl.space, []).append(cv2.convexHull(np.vstack([top, bottom]).astype(np.float32)))
         if pl.tag is not None:
             _draw_tag(img, cam, pl, spec, pl.base + spec.height, tag_dictionary, layout)
-        elif spec.footprint == "rect" and not spec.neutral and not is_card(spec):
-            # roof ridge of a house
+        elif spec.footprint == "rect" and not spec.neutral and not is_card(spec) and not spec.printed:
+            # roof ridge of a house (a printed top, a Zhang Yi talent counter's, has none)
             a = math.radians(pl.angle)
             d = np.array([-math.sin(a), math.cos(a)]) * spec.size[-1] / 2 * 0.9
             ridge = cam.project(np.array([[pl.x, pl.y] - d, [pl.x, pl.y] + d]), -(pl.base + spec.height))

@@ -128,7 +128,7 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
     such a space holds the kind, else on a space for a heap (China's emissary on a dragon space,
     Ming's prince in a district); on any space when none is left."""
     from vision.card_rows import enrol_board as card_enrol_board, is_card_layout
-    from vision.piece_looks import read_kinds
+    from vision.piece_looks import face_kinds, read_kinds
 
     if is_card_layout(layout):  # cards in rows (The Great Wall): one of each kind laid in a row
         return Board.from_counts(card_enrol_board(layout))
@@ -139,11 +139,12 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
     holds = {s.id: layout.held_kinds(s) for s in layout.spaces}
     cells: dict[str, list[Piece]] = {}
     players = list(layout.players)
-    read = read_kinds(layout)  # look-alike kinds are enrolled as one (vision.piece_looks)
+    # look-alike kinds are enrolled as one (vision.piece_looks), but for those told apart by face
+    read = set(read_kinds(layout)) | set(face_kinds(layout))
     for kind, spec in layout.pieces.items():
         if kind not in read:
             continue
-        owners = ["neutral"] if spec.neutral else players
+        owners = spec.owners_in(players)
         for owner in owners:
             pools = [sites, heaps] if any(kind in holds[s] for s in sites) else [heaps, sites]
             pool = next((p for p in pools if any(kind in holds[s] for s in p)), None)

@@ -23,6 +23,7 @@ from vision.appearance import AppearanceStep, masked as masked_for_hands
 from vision.calibration import PX_PER_MM, default_calibration
 from vision.change import ChangeWatcher
 from vision.colour_classes import ColourClassifier
+from vision.counted_faces import CountedFaces
 from vision.counting import Counter_, MassMeter, SpaceCount
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
@@ -82,6 +83,9 @@ class TableReader:
         # spaces whose pieces are all neutral (Cheops' tiles and treasures) are read by each kind's
         # look, printed face or colour, instead of counting (vision/appearance.py); None: no such space
         self.appearance = AppearanceStep(layout, model, self.space_of) or None
+        # printed pieces counted by colour as plain ones (Zhang Yi's talents on their state's colour): then
+        # told apart by face (vision/counted_faces.py); None: no such pieces, or none enrolled
+        self.faces = CountedFaces(layout, model.faces, self.s, self.space_of, self.colours.owners, model.sizes) or None
         self._all_by_look = self.appearance is not None and len(self.appearance.indices) == len(layout.spaces)
         # a crowd of pieces takes its light from around it, a hand-sized one does not (it is a hand) -- but
         # a board read all by look is covered with printed tiles, tinted as a whole (Cheops): any size is tiles
@@ -96,6 +100,7 @@ class TableReader:
         self._maps: tuple | None = None
         self._pose: np.ndarray | None = None  # the last homography that read the board
         self._noise = 0.0  # the last full read's noise scale
+        self._explained: np.ndarray | None = None  # what the pieces read by look explained in the last read
         self.refiner = PoseRefiner(model.reference, self.s)
         # the learned step: a CNN per space kind reads each visible space instead of counting
         # colour blobs (registration, light, hands stay as they are). "committed": the model in
@@ -170,8 +175,8 @@ class TableReader:
         """Only part of the board changed (a piece moved): read the spaces near the change again,
         in a crop, with the last full read's light and noise; keep the others. None: read it all
         (much changed, or anything in the crop that might be a hand: a full read judges it)."""
-        if self._last is None or self._last.occluded or self.appearance is not None:
-            return None  # a hand was there: where it left, the full read sees it all again (appearance: always)
+        if self._last is None or self._last.occluded:
+            return None  # a hand was there: where it left, the full read sees it all again
         pts = self.change.changed_points_mm(thumb, reg)
         if pts is None or self.light.field is None or not len(pts):
             return None
@@ -191,6 +196,8 @@ class TableReader:
         rect = self._rectify(frame, reg.homography, roi)
         corrected = cv2.multiply(rect, self.light.gain()[y0:y1, x0:x1], dtype=cv2.CV_8U)
         maps = self.fg.measure(corrected, roi, self._noise)
+        if self.appearance is not None:
+            return self._read_part_by_look(rect, corrected, maps, roi, redo, reg, frame.shape, thumb, at, t0, t_reg)
         strict = self.colours.classify(maps.lab, maps.strict)
         known = cv2.dilate((strict >= 0).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
         loose = (strict == -1) | (maps.weak_chroma & ~known)
@@ -198,7 +205,7 @@ class TableReader:
             return None  # perhaps a hand: the full read decides
         if self.classifier is not None:
             counts = self._classify(corrected, maps, redo, (x0, y0))
-            return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
+            return self._with_faces_part(redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
         labels = np.full((h, w), -2, np.int16)
         labels[y0:y1, x0:x1] = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps,
                                            len(self.colours.owners), self.colours.neutral, self.colours.grey)
@@ -213,6 +220,52 @@ class TableReader:
                 kept[piece] += n
         counts, _ = self.counter.count(labels, np.zeros((h, w), bool), cam, others,
                                        MassMeter(lab, self.fg.ref, labels, self._owner_colours), kept)
+        return self._with_faces_part(redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
+
+    def _read_part_by_look(self, rect: np.ndarray, corrected: np.ndarray, maps: ForegroundMaps, roi: tuple[int, int, int, int],
+                           redo: np.ndarray, reg: Registration, frame_shape: tuple[int, ...], thumb: np.ndarray, at: float,
+                           t0: float, t_reg: float) -> Detection | None:
+        """A part read on a board read by look (Cheops): the appearance step on the changed spaces only, the
+        crop placed in board-sized images (its spaces' boxes are in board px), what the other spaces' tiles
+        explained kept from the last read. None (read it all) when a space there is unsure or the crop holds
+        evidence its pieces do not explain (perhaps a hand: the full read's hand test judges it)."""
+        assert self.appearance is not None
+        if self._explained is None or not self.appearance.ready:
+            return None
+        x0, y0, x1, y1 = roi
+        h, w = self.model.reference.shape[:2]
+        whole_rect = np.zeros((h, w, 3), np.uint8)
+        whole_rect[y0:y1, x0:x1] = rect
+        whole_corrected = np.zeros((h, w, 3), np.uint8)
+        whole_corrected[y0:y1, x0:x1] = corrected
+        piece = np.zeros((h, w), bool)
+        piece[y0:y1, x0:x1] = maps.piece
+        weak = np.zeros((h, w), bool)
+        weak[y0:y1, x0:x1] = maps.weak
+        again = {int(i) for i in redo}
+        seen = self.appearance.read(whole_corrected, replace(maps, piece=piece, weak=weak),
+                                    camera_centre(reg.homography, (frame_shape[1], frame_shape[0])), whole_rect, self.fg,
+                                    only=again, explained_before=self._explained)
+        if seen.unsure & again:
+            return None
+        # evidence on the spaces read again, or between spaces, that their pieces do not explain
+        mine = np.isin(self.space_of[y0:y1, x0:x1], list(again)) | (self.space_of[y0:y1, x0:x1] < 0)
+        loose = (maps.piece | maps.weak) & ~seen.explained[y0:y1, x0:x1] & mine
+        if loose.sum() > PARTIAL_HAND_SHARE * self.occlusion.piece_px:
+            return None
+        self._explained = seen.explained
+        return self._partial_detection(redo, seen.counts, reg, thumb, at, t0, t_reg)
+
+    def _with_faces_part(self, redo: np.ndarray, counts: dict, corrected: np.ndarray, maps: ForegroundMaps,
+                         origin: tuple[int, int],
+                         reg: Registration, thumb: np.ndarray, at: float, t0: float, t_reg: float) -> Detection | None:
+        """A part read with its printed pieces told by face (``CountedFaces``); None when a face
+        there is not sure (the full read decides)."""
+        if self.faces is not None:
+            counts, unsure = self.faces.apply(counts, corrected, self.colours.classify(maps.lab, maps.piece), origin,
+                                              [int(i) for i in redo])
+            if unsure:
+                return None
         return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
 
     def _partial_detection(self, redo: np.ndarray, counts: dict, reg: Registration, thumb: np.ndarray, at: float,
@@ -381,6 +434,7 @@ class TableReader:
         if self.appearance is not None:  # pieces read by their look are explained: not a hand
             seen = self.appearance.read(corrected, maps, camera_centre(reg.homography, (frame.shape[1], frame.shape[0])),
                                         rect, self.fg)
+            self._explained = seen.explained
             hand_maps, strict_labels, lost = masked_for_hands(maps, strict_labels, lost, seen.explained, seen.arm,
                                                                    self.s)
         occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost)
@@ -398,9 +452,12 @@ class TableReader:
             counts, off = self.counter.count(labels, occ.mask, cam, occ.spaces, mass)
         if seen is not None:
             counts = {**counts, **seen.counts}
+        face_unsure: set[int] = set()
+        if self.faces is not None:  # a printed piece counted as a plain one of its colour: which it is, by face
+            counts, face_unsure = self.faces.apply(counts, corrected, raw)
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
-            if i in occ.spaces or (seen is not None and i in seen.unsure):  # unsure: unread, not guessed
+            if i in occ.spaces or i in face_unsure or (seen is not None and i in seen.unsure):  # unsure: unread
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
                 continue
             spaces.append(self._space_result(i, counts.get(i)))

@@ -214,6 +214,14 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def explain(self, state: S, sensed: Board) -> tuple[Explanation[M], ...]: ...
 
+    def shown_board(self, state: S, move: M) -> Board:
+        """The board right after the move's own change, before the rules ran the table forward by
+        themselves. Where automatic effects move pieces (Ming's scoring: majorities into the city,
+        returns, the city emptied into the box) it differs from ``visible_board(apply(...))``, and
+        the referee waits without a flag while the players carry those changes out on the table
+        (``scorer.referee.reconciler.Follow``). Default: no automatic effect moves a piece."""
+        return self.visible_board(self.apply_unchecked(state, move))
+
     def camera_declarations(self, state: S, seen: "ChanceSeen") -> tuple[M, ...]:
         """The declared inputs a sensor has just read by itself (``scorer.core.observation.ChanceSeen``:
         dice landed in the tray), as moves to enter now, marked with the sensor as their source;

@@ -30,6 +30,11 @@ A turn with nothing visible (China's card exchange) is closed only by an explici
 move is then the game's invisible legal move. An out-of-turn piece is never read as "the active
 player must have exchanged".
 
+When the rules move pieces by themselves (Ming's scoring: majorities into the city, pieces sent
+back, the city emptied into the box), the table lags the engine until the players have carried
+that out: the reconciler then *follows* (``Follow``): a table anywhere on the way from the board
+the move itself left to the engine's board is neither read nor flagged, until it matches.
+
 ``offset`` (a ``BoardDiff``) is what an authorised override accepted on the table beyond the
 engine's board: the table is expected to be ``visible_board(state)`` plus the offset.
 
@@ -138,6 +143,42 @@ class Flag:
             "fix": self.fix.to_json() if self.fix else None,
             "residual": self.residual.to_json(),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """The rules moved pieces by themselves: per (space, piece) the counts the table may show on
+    its way to the engine's board (between the board the move itself left and the engine's, and
+    any earlier such boards the table had not caught up with)."""
+
+    bounds: tuple[tuple[SpaceId, Piece, int, int], ...]  # (space, piece, fewest, most)
+
+    @classmethod
+    def between(cls, boards: Sequence[Board], earlier: "Follow | None" = None) -> "Follow":
+        cells: dict[tuple[SpaceId, Piece], list[int]] = {}
+        keys = {(s, p) for b in boards for s in b.spaces() for p in b.pieces(s)}
+        keys |= {(s, p) for s, p, _lo, _hi in (earlier.bounds if earlier else ())}
+        for key in keys:
+            counts = [b.pieces(key[0]).get(key[1], 0) for b in boards]
+            cells[key] = [min(counts), max(counts)]
+        for s, p, lo, hi in (earlier.bounds if earlier else ()):
+            cells[(s, p)] = [min(lo, cells[(s, p)][0]), max(hi, cells[(s, p)][1])]
+        return cls(tuple(sorted((s, p, lo, hi) for (s, p), (lo, hi) in cells.items() if hi > lo or hi > 0)))
+
+    def seen(self, known: Any) -> bool:
+        """Every space the rules moved pieces on is seen by some source."""
+        return all(s in known for s, _p, lo, hi in self.bounds if lo != hi)
+
+    def covers(self, board: Board) -> bool:
+        """``board`` is on the way: every count within its bounds, nothing anywhere else."""
+        known = {(s, p): (lo, hi) for s, p, lo, hi in self.bounds}
+        for space in board.spaces():
+            for piece, n in board.pieces(space).items():
+                lo, hi = known.get((space, piece), (0, 0))
+                if not lo <= n <= hi:
+                    return False
+        counts = board.as_dict()
+        return all(counts.get(s, Counter())[p] >= lo for s, p, lo, _hi in self.bounds)
 
 
 # -- decisions (what the session must do) ------------------------------------------------------
@@ -263,6 +304,27 @@ def is_part_of(moves: Sequence[Any], whole: Sequence[Any]) -> bool:
     return all(b[k] >= n for k, n in a.items())
 
 
+def shows_part_of(game: Any, state: Any, moves: Sequence[Any], whole: Sequence[Any]) -> bool:
+    """What ``moves`` change on the visible board is (some of) what ``whole`` changed there.
+
+    For moves that do not list their placements: the undone move read again from the table lacks
+    what no sensor sees (Cheops' tile drawn, a declared choice), so it never equals the move that
+    was undone, yet it is that move's pieces still lying on the table."""
+    before = game.visible_board(state)
+
+    def changes(ms: Sequence[Any]) -> tuple[Counter[Any], Counter[Any]]:
+        after = state
+        for m in ms:
+            after = game.apply_unchecked(after, m)
+        d = before.diff(game.visible_board(after))
+        return Counter({(sp, pc): n for sp, pc, n in d.added}), Counter({(sp, pc): n for sp, pc, n in d.removed})
+
+    (added, removed), (all_added, all_removed) = changes(moves), changes(whole)
+    if not (added or removed):
+        return False
+    return all(all_added[k] >= n for k, n in added.items()) and all(all_removed[k] >= n for k, n in removed.items())
+
+
 def with_cards(move: Any, cards: Sequence[str]) -> Any:
     """Attach tapped cards to a move that has a ``cards`` field (China's ``Place``)."""
     if cards and dataclasses.is_dataclass(move) and any(f.name == "cards" for f in dataclasses.fields(move)):
@@ -305,6 +367,7 @@ class Reconciler:
         self._signal: _Signal | None = None
         self._busy_since: float | None = None
         self._last_change = 0.0
+        self.follow: Follow | None = None  # the table catching up with what the rules moved by themselves
 
     # -- commands -------------------------------------------------------------------------
     def signal(self, reason: CloseReason, now: float) -> None:
@@ -320,18 +383,24 @@ class Reconciler:
         """Wait for the undone move's pieces to come off; never re-read them as a move."""
         out: list[Decision] = []
         self.suppressed = tuple(undone)
+        self.follow = None
         self._set_reading(None, out)
         self._clear_flag("undo", out)
         self.cards.clear()
         self._signal = None
         return out
 
+    def follow_boards(self, boards: Sequence[Board]) -> None:
+        """The rules moved pieces by themselves: the table may go through ``boards`` (the board the
+        move left, the engine's board) -- and stay where an earlier follow left it -- without a flag."""
+        self.follow = Follow.between(boards, self.follow)
+
     def reset(self, reason: str = "reset") -> list[Decision]:
         """Forget all tracking (after an override or a new game)."""
         out: list[Decision] = []
         self._set_reading(None, out)
         self._clear_flag(reason, out)
-        self.suppressed = None
+        self.suppressed = self.follow = None
         self.cards.clear()
         self._signal = None
         return out
@@ -361,8 +430,11 @@ class Reconciler:
         if sensed == expected:
             self._set_reading(None, out)
             self._clear_flag("corrected", out)
-            if self.suppressed is not None:
-                self.suppressed = None
+            ended = self.suppressed is not None
+            self.suppressed = None
+            if self.follow is not None and self.follow.seen(view.known):
+                self.follow, ended = None, True  # (a space nobody sees yet, after a restart, matches by default)
+            if ended:
                 out.append(TableMatched())
             if signal is not None and not busy and now - signal.at >= self.settings.signal_grace - 1e-6:
                 # nothing appeared within the grace: the turn really had nothing visible
@@ -379,6 +451,13 @@ class Reconciler:
         legal = [e for e in explanations if e.legal and e.moves]
         if legal:
             return self._legal(state, legal[0], player, view, now, busy, out)
+
+        if self.follow is not None and self.follow.covers(sensed):
+            # the players are still carrying out what the rules moved: nothing to read or flag yet
+            self._set_reading(None, out)
+            self._clear_flag("corrected", out)
+            self._refuse_signal(out, Message.t("referee.reconciler.follow_first"))
+            return out
 
         if self.suppressed is None:
             found = self._next_player_closes(state, sensed, explanations, view)
@@ -398,8 +477,11 @@ class Reconciler:
 
         flag = self._flag_from(explanations, player, now)
         involved = set(flag.spaces)
-        if involved & (set(view.unsettled) | set(view.occluded)) and busy:
-            return out  # a hand is still over the spaces in question: wait for them to settle
+        if (involved & set(view.occluded) or view.unsettled) and busy:
+            # a hand is still over the spaces in question, or pieces are still settling anywhere (one
+            # move's pieces settle one space after another: a prince lifted off one district is
+            # settled before the same prince put down in the next is): wait for the table to settle
+            return out
         self._set_reading(None, out)
         self._raise(flag, out)
         self._refuse_signal(out, Message.t("referee.reconciler.not_legal_yet", message=flag.message))
@@ -408,7 +490,9 @@ class Reconciler:
     def _legal(self, state: Any, best: Explanation, player: str | None, view: StableView, now: float, busy: bool,
                out: list[Decision]) -> list[Decision]:
         game = self.game
-        takeback = self.suppressed is not None and is_part_of(best.moves, self.suppressed)
+        takeback = self.suppressed is not None and (
+            is_part_of(best.moves, self.suppressed)
+            or (_placements(best.moves) is None and shows_part_of(game, state, best.moves, self.suppressed)))
         reading = Reading(player, best.moves, best.complete, now, takeback, tuple(self.cards))
         self._set_reading(reading, out)
         signal = self._signal

@@ -40,6 +40,11 @@ TALENTS = ("yue_yi", "sun_bin", "bai_qi", "wu_qi", "lian_po", "pang_juan", "tian
            "han_fei", "guo_wei", "li_si", "mengchang_jun", "lin_xiangru", "chunshen_jun", "jing_ke")
 
 
+def talent_label(talent: str) -> str:
+    """The name printed on a talent counter: ``mengchang_jun`` -> ``Mengchang Jun``."""
+    return " ".join(w.capitalize() for w in talent.split("_"))
+
+
 def project(lon: float, lat: float) -> tuple[float, float]:
     x0, y0, x1, y1 = MAP
     return x0 + (lon - LON0) / (LON1 - LON0) * (x1 - x0), y0 + (LAT1 - lat) / (LAT1 - LAT0) * (y1 - y0)
@@ -133,7 +138,14 @@ def layout(doc: Mapping[str, Any], layout_id: str) -> dict[str, Any]:
         spaces.append(polygon_space(sid, kind, rect(x, BOX_Y0, x + w, BOX_Y1)))
     counter = {"footprint": "rect", "size_mm": [16, 16], "height_mm": 3, "owners": "players"}
     pieces: dict[str, Any] = {"army": dict(counter)}
-    pieces.update({f"talent-{t}": dict(counter) for t in TALENTS})
+    # a talent counter: its state's colour with the talent's name printed on it (counted by colour
+    # with the army counters, then told apart from them and from each other by that face:
+    # vision/counted_faces.py); each belongs to one state (the map file), the assassin to none
+    state_of = {t["id"]: t.get("state") for t in doc.get("talents", ())}
+    for t in TALENTS:
+        st = state_of.get(t)
+        pieces[f"talent-{t}"] = {**counter, "face": {"label": talent_label(t), "ground": "owner"},
+                                 "owned_by": [st] if st else []}
     pieces["chit"] = {"footprint": "circle", "size_mm": [20], "height_mm": 2, "owners": "players"}
     pieces["die"] = {"footprint": "rect", "size_mm": [16, 16], "height_mm": 16, "owners": "neutral", "rgb": [245, 245, 240]}
     talent_kinds = [f"talent-{t}" for t in TALENTS]

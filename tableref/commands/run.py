@@ -31,8 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Run the real runtime with the emulated sensor board on a pseudo-terminal, mock GPIO buttons and "
                                    "a card-reader twin, and play a scripted China game that includes an illegal move, which is "
                                    "flagged and then put right. After the final scoreboard the dashboard keeps serving until Ctrl-C "
-                                   "(use --exit-when-done to stop at once, --loop to play again and again). --game plays a short scripted game of "
-                                   "one of the other games instead.")
+                                   "(use --exit-when-done to stop at once, --loop to play again and again). --game plays a scripted game of "
+                                   "one of the other games instead (short; The Great Wall's to its end).")
     _web_args(d, default_host="127.0.0.1", default_port=8080)
     d.add_argument("--speed", type=float, default=1.0,
                    help="pace of the scripted players (2 = twice as fast; default 1); above 1 the referee's settle, "
@@ -42,16 +42,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--loop", action="store_true", help="start a new game after each one (until Ctrl-C)")
     d.add_argument("--no-camera", action="store_true", help="leave the synthetic camera out (the sensor board then covers every space)")
     d.add_argument("--camera-only", action="store_true",
-                   help="no sensor board: the synthetic camera alone referees the game (every game but zhang_yi, whose "
-                        "talent counters the camera does not tell apart), after enrolling the table as the dashboard's "
-                        "camera enrolment page does")
+                   help="no sensor board: the synthetic camera alone referees the game, after enrolling the table as "
+                        "the dashboard's camera enrolment page does")
     from tableref.demo_script import GAME_DEMOS
 
     d.add_argument("--game", choices=["china", *GAME_DEMOS], default="china",
-                   help="which game to referee (default china: the whole game). The other games' demos are short: a few "
+                   help="which game to referee (default china: the whole game; great_wall: a whole game too, on the "
+                        "demo's shortened token supply). The other games' demos are short: a few "
                         "turns including an illegal move and its correction, then the scoreboard; they declare what no sensor "
                         "sees (draws ...) as the dashboard would. Each is read by the synthetic camera and the sensor board "
-                        "(as China's); Zhang Yi's battle die by the camera in the dice tray")
+                        "(as China's); Zhang Yi's battle die by the camera in the dice tray. Ming's plays two rounds, through "
+                        "the round-2 scoring, with an undo")
     d.add_argument("--mqtt", metavar="HOST[:PORT]",
                    help="also publish the table's events and state to this MQTT broker under tableref/demo/ (docs/runtime.md)")
     d.set_defaults(func=cmd_demo)

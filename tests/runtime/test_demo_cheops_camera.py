@@ -24,9 +24,9 @@ def test_cheops_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path
     camera_only = start_demo(tmp_path / "camera-only", "--game", "cheops", "--camera-only")
     both = start_demo(tmp_path / "both", "--game", "cheops")
     reference = start_demo(tmp_path / "sensors", "--game", "cheops", "--no-camera")
-    out_ref = finish(reference, 90)
-    out_both = finish(both, 150)
-    out = finish(camera_only, 150)
+    out_ref = finish(reference, 120)
+    out_both = finish(both, 240)
+    out = finish(camera_only, 240)
     # camera only: no sensor board; enrolled through the dashboard's flow before the first move
     assert "note: camera only: no sensor board" in out and "[DEVICE] sensor-board" not in out
     assert enrolled_before_the_first_move(out), out
@@ -37,5 +37,19 @@ def test_cheops_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path
     assert [x for x in flag_lines(out) if "place.support" in x]
     assert flag_lines(out) == flag_lines(out_ref) == flag_lines(out_both)
     assert moves(tmp_path / "camera-only") == moves(tmp_path / "sensors") == moves(tmp_path / "both")
-    assert len(moves(tmp_path / "sensors")) == 3
+    assert len(moves(tmp_path / "sensors")) == 13
     assert board_of_record(game_record(tmp_path / "camera-only")) == board_of_record(game_record(tmp_path / "sensors"))
+    # the whole game: the buttons' undo refused (a declared turn), the admin's undo waited for the table in
+    # all three; the game ended by two full price tables, with the same final scores
+    for text in (out, out_both, out_ref):
+        assert "[REFUSED] That move was declared" in text and "[UNDO]" in text and "[TABLE OK]" in text
+        assert "[GAME OVER]" in text and "winner(s): blue" in text
+        assert text.index("[UNDO]") < text.index("[TABLE OK]") < text.index("[GAME OVER]")
+    finals = [final_scores(text) for text in (out, out_both, out_ref)]
+    assert finals[0] == finals[1] == finals[2] == {"blue": 50, "red": 40, "green": 40}
+
+
+def final_scores(out: str) -> dict[str, int]:
+    """The players' totals on the final scoreboard the demo prints."""
+    lines = out.split("Scoreboard (final)", 1)[1].splitlines()[2:5]
+    return {line.split()[0]: int(line.split(")")[1].split()[0]) for line in lines}

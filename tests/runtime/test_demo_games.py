@@ -20,14 +20,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # game -> (the rule of its illegal move, the number of accepted moves at the end of its script)
 CASES = {
-    "great_wall": ("deck.mix", 15),
-    "cheops": ("place.support", 3),
+    "great_wall": ("deck.mix", 28),  # the whole game, on the demo's shortened deck (test_the_great_wall_demo_...)
+    "cheops": ("place.support", 13),
     "zhang_yi": ("march.leave_one", 15),
-    "ming": ("prince.occupied", 21),
+    "ming": ("prince.occupied", 70),  # through the round-2 scoring (tableref/demo_ming_game.py)
 }
 
 
-def run_demo(game: str, data_dir: Path, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+def run_demo(game: str, data_dir: Path, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
     return subprocess.run([sys.executable, "-m", "tableref", "demo", "--game", game, "--no-web", "--exit-when-done",
                            "--speed", "6", "--lang", "both", "--data-dir", str(data_dir)],
@@ -58,7 +58,9 @@ def test_demo_of_game_flags_the_illegal_move_and_accepts_the_correction(game: st
     cleared = [i for i, line in enumerate(lines) if line.startswith("[CLEARED]") and "the table was put right" in line]
     assert cleared and cleared[0] > flag[0], out
     assert any(line.startswith("[MOVE]") for line in lines[cleared[0]:]), "the corrected move was accepted"
-    assert "Scoreboard / 计分板" in out
+    assert "Scoreboard / 计分板" in out or "Scoreboard (final) / 计分板（最终）" in out
+    if game == "great_wall":  # played to the end: the last token taken ends it at once (rules 4b)
+        assert "[GAME OVER]" in out and "Scoreboard (final) / 计分板（最终）" in out and "The last token has been taken" in out
     # the store and the exported record agree with the script; the record scores with the engine
     record_path = tmp_path / "demo" / "game-1.json"
     record = json.loads(record_path.read_text())
@@ -125,3 +127,32 @@ def test_demo_help_lists_only_the_games_whose_demo_works(capsys: pytest.CaptureF
     assert "demos are short" in text
     for game in GAME_DEMOS:
         assert game_demo(game).game_id == game
+
+
+def test_the_great_wall_demo_plays_to_the_end_on_its_own_shortened_deck() -> None:
+    """The Great Wall demo's deck file is the shipped deck with only the 6 tokens its set-up reveals (marked as the
+    demo's, never the game's), installed with the package; its script ends the game by taking the last token."""
+    from importlib import resources
+
+    from scorer.core.types import InvalidRecord
+    from scorer.games.great_wall.data import deck_from_json, load_deck
+    from tableref.demo_great_wall import DEMO, DEMO_DECK, FINAL_SCORES, SCRIPT
+
+    shipped = json.loads(resources.files("scorer.games.great_wall").joinpath("deck.json").read_text("utf-8"))
+    demo = json.loads(resources.files("scorer.games.great_wall").joinpath("demo-deck.json").read_text("utf-8"))
+    assert DEMO.setup["deck"] == DEMO_DECK == demo["id"] == "great-wall-demo-shortened"  # a shipped id: records stay portable
+    mine = ("id", "name", "notes", "tokens", "shortened_supply")
+    assert {k: v for k, v in demo.items() if k not in mine} == {k: v for k, v in shipped.items() if k not in mine}
+    assert demo["shortened_supply"] is True and "DEMO" in demo["name"]["en"] and "DEMO ONLY" in demo["notes"][0]
+    revealed = sorted(int(kind.split("-")[1]) for step in SCRIPT[:3] for _space, _owner, kind in step.put)
+    deck = load_deck(DEMO_DECK)
+    assert deck.shortened_supply and sorted(deck.token_list()) == revealed == [1, 2, 3, 4, 5, 7]
+    assert not load_deck().shortened_supply and len(load_deck().token_list()) == 36
+    # the mark is what lets a supply differ from the 36 tokens, and then only by leaving tokens out
+    with pytest.raises(InvalidRecord, match="the 36 tokens are"):
+        deck_from_json({k: v for k, v in demo.items() if k != "shortened_supply"})
+    with pytest.raises(InvalidRecord, match="a shortened supply holds some of the 36 tokens"):
+        deck_from_json(dict(demo, tokens={"8": 3}))
+    # the script ends the game: its last step waits for the end and the final scores (blue 3, red 4 + 2, green 5 + 7 + 1)
+    assert SCRIPT[-1].expect_over and SCRIPT[-1].extra["expect_score"] == FINAL_SCORES == {"blue": 3, "red": 6, "green": 13}
+    assert sum(FINAL_SCORES.values()) == sum(revealed)  # every token won

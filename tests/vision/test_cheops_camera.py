@@ -163,3 +163,21 @@ def test_without_enrolment_nothing_is_guessed(cheops):
     det = reader.read(render(cheops, _board(), dataclasses.replace(CAMERA, seed=25)).image)
     assert det.registration.usable
     assert all(s.occluded and not s.pieces for s in det.spaces if cheops.held_kinds(cheops.space(s.space)))
+
+
+def test_a_tile_laid_is_read_in_part_and_matches_a_full_read(cheops, model):
+    """One tile laid on a scarab's space: only the spaces near it are read again (the tiles around it
+    still explained as the last read found them), and the result is what a full read says."""
+    before = _board()
+    cells = {s: Counter(dict(before.pieces(s))) for s in before.spaces()}
+    cells["r9c4"] = Counter({Piece(N, "family-A"): 1})  # on the green scarab's space: the scarab kept
+    after = Board.from_counts(cells)
+    camera = dataclasses.replace(CAMERA, seed=41, noise_sigma=0.0, jpeg_quality=None)
+    reader = TableReader(cheops, model, classifier=None)
+    first = reader.read(render(cheops, before, camera).image)
+    assert first.partial is None and _read(first) == _truth(before)
+    frame = render(cheops, after, camera).image
+    det = reader.read(frame)
+    assert det.partial is not None and det.partial < 12, det.partial
+    full = TableReader(cheops, model, classifier=None).read(frame)
+    assert full.partial is None and _read(det) == _read(full) == _truth(after)

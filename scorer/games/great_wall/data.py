@@ -32,7 +32,10 @@ SPECIAL_TOTAL = 9
 KNOWN_TOKENS = {1: 2, 2: 6, 3: 7, 4: 7, 5: 8, 7: 4, 8: 2}
 KNOWN_SECTIONS = {2: 2, 3: 3, 4: 4, 5: 4}
 HAND_SIZE = 5
-SHIPPED_DECKS = ("great-wall-provisional",)
+SHIPPED_DECKS = ("great-wall-provisional", "great-wall-demo-shortened")
+# the shipped decks' files in this package; the demo's is the shipped deck with a shortened token supply
+# (``shortened_supply``), so that ``tableref demo --game great_wall`` reaches the end: never a real game's deck
+SHIPPED_DECK_FILES = {"great-wall-provisional": "deck.json", "great-wall-demo-shortened": "demo-deck.json"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,7 @@ class DeckSpec:
     hand_size: int
     sections: tuple[tuple[int, int], ...]  # (players, sections)
     guessed: tuple[str, ...] = ()  # kinds whose count is a guess
+    shortened_supply: bool = False  # a demo's deck: only some of the 36 tokens (never the game's deck)
 
     def count(self, kind: str) -> int:
         return self.counts[KIND_INDEX[kind]]
@@ -64,7 +68,7 @@ class DeckSpec:
         counts = list(self.counts)
         for kind, n in special.items():
             counts[KIND_INDEX[kind]] = int(n)
-        spec = DeckSpec(f"{self.id}+setup", False, tuple(counts), self.tokens, self.hand_size, self.sections, ())
+        spec = DeckSpec(f"{self.id}+setup", False, tuple(counts), self.tokens, self.hand_size, self.sections, (), self.shortened_supply)
         problems = spec_problems(spec)
         if problems:
             raise InvalidRecord(problems[0], where="setup.special_counts")
@@ -109,9 +113,13 @@ def semantic_problems(doc: Mapping[str, Any]) -> list[str]:
     if any(c.get("provisional") for c in doc["cards"]) and not doc["provisional"]:
         out.append("$.provisional: a card count is marked provisional, so the file must be provisional too")
     tokens = {int(v): n for v, n in doc["tokens"].items() if n}
-    if tokens != KNOWN_TOKENS:
-        out.append(f"$.tokens: the 36 tokens are 2x1, 6x2, 7x3, 7x4, 8x5, 4x7, 2x8; found "
-                   f"{', '.join(f'{n}x{v}' for v, n in sorted(tokens.items()))}")
+    found = ', '.join(f'{n}x{v}' for v, n in sorted(tokens.items())) or 'none'
+    if doc.get("shortened_supply"):  # a demo's deck: some of the 36 tokens only, so that a scripted game ends soon
+        if not tokens or any(n > KNOWN_TOKENS.get(v, 0) for v, n in tokens.items()):
+            out.append(f"$.tokens: a shortened supply holds some of the 36 tokens (2x1, 6x2, 7x3, 7x4, 8x5, 4x7, 2x8) and no others; "
+                       f"found {found}")
+    elif tokens != KNOWN_TOKENS:
+        out.append(f"$.tokens: the 36 tokens are 2x1, 6x2, 7x3, 7x4, 8x5, 4x7, 2x8; found {found}")
     sections = {int(p): n for p, n in doc["sections"].items()}
     if sections != KNOWN_SECTIONS:
         out.append(f"$.sections: 2, 3, 4 and 5 players use 2, 3, 4 and 4 wall sections; found {sections}")
@@ -135,12 +143,13 @@ def deck_from_json(doc: Any, where: str = "deck") -> DeckSpec:
         hand_size=doc["hand_size"],
         sections=tuple(sorted((int(p), n) for p, n in doc["sections"].items())),
         guessed=tuple(c["kind"] for c in doc["cards"] if c.get("provisional")),
+        shortened_supply=bool(doc.get("shortened_supply")),
     )
 
 
 @lru_cache(maxsize=8)
 def _shipped(ref: str) -> DeckSpec:
-    text = resources.files("scorer.games.great_wall").joinpath("deck.json").read_text("utf-8")
+    text = resources.files("scorer.games.great_wall").joinpath(SHIPPED_DECK_FILES[ref]).read_text("utf-8")
     doc = json.loads(text)
     if doc.get("id") != ref:
         raise InvalidRecord(f"shipped deck file has id {doc.get('id')!r}, expected {ref!r}", where="deck")
@@ -148,7 +157,8 @@ def _shipped(ref: str) -> DeckSpec:
 
 
 def load_deck(ref: str | None = None) -> DeckSpec:
-    """A shipped deck id (``great-wall-provisional``, the default) or a path to a deck file."""
+    """A shipped deck id (``great-wall-provisional``, the default; ``great-wall-demo-shortened``, the demo's)
+    or a path to a deck file."""
     ref = ref or SHIPPED_DECKS[0]
     if ref in SHIPPED_DECKS:
         return _shipped(ref)

@@ -172,10 +172,14 @@ def _take(items: list[Triple], one: Triple) -> list[Triple] | None:
 
 def _play_readings(game, state, added, removed, pending):
     player = state.players[state.active]
+    # cards at a section the rules just won that has no tokens now (the supply is empty): its old row still to be
+    # cleared, not a play into a dead section
+    won = {section_space(e.section) for e in state.effects
+           if e.kind == "section_cleared" and e.section is not None and not state.sections[e.section].live}
     groups: dict[tuple[SpaceId, str], int] = {}
     rest: list[Triple] = []
     for space, piece, n in added:
-        if piece.owner == player and piece.kind in KIND_INDEX and section_index(space) is not None:
+        if piece.owner == player and piece.kind in KIND_INDEX and section_index(space) is not None and space not in won:
             groups[(space, piece.kind)] = groups.get((space, piece.kind), 0) + n
         else:
             rest.append((space, piece, n))

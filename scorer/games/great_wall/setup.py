@@ -89,7 +89,7 @@ def setup_schema() -> Mapping[str, Any]:
             "seed": {"type": "integer"},
             "cards": {"enum": ["tracked", "untracked"],
                       "description": "tracked: decks, hands and token supply simulated from the seed; untracked (default): a real table"},
-            "deck": {"type": "string", "description": "shipped deck id (great-wall-provisional) or a deck file path"},
+            "deck": {"type": "string", "description": "shipped deck id (great-wall-provisional; great-wall-demo-shortened is the demo's, with 6 tokens) or a deck file path"},
             "special_counts": {
                 "type": "object",
                 "required": list(SPECIAL_KINDS),

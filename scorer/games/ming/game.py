@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from scorer.core.game import Explanation
 from scorer.core.types import Board
+from scorer.games.ming.effects import effect
 from scorer.games.ming.engine import MingEngine
 from scorer.games.ming.explain import explain
 from scorer.games.ming.moves import MingMove
 from scorer.games.ming.state import MingState
+from scorer.games.ming.visible import visible_board
 
 
 class MingGame(MingEngine):
@@ -15,6 +17,11 @@ class MingGame(MingEngine):
 
     def explain(self, state: MingState, sensed: Board) -> tuple[Explanation[MingMove], ...]:
         return explain(self, state, sensed)
+
+    def shown_board(self, state: MingState, move: MingMove) -> Board:
+        """The table after the move's own change: the scoring's majorities, returns and the city
+        emptied into the box are then carried out by the players (the referee follows them)."""
+        return visible_board(effect(state, move))
 
 
 GAME = MingGame()

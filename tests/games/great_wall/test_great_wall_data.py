@@ -107,3 +107,23 @@ def test_special_counts_in_the_setup():
     assert st.deck.count("cavalry") == 3 and not st.deck.provisional
     assert GAME.score(st).provisional_data is False
     assert GAME.score(setup(("blue", "red"))).provisional_data is True
+
+
+def test_a_shortened_supply_only_with_its_mark_and_only_tokens_of_the_game(tmp_path):
+    """A demo's deck (``"shortened_supply": true``, tableref's Great Wall demo) may leave tokens out, never add any;
+    the engine plays it by the same rules: the supply is the file's tokens."""
+    doc = shipped_doc()
+    doc["tokens"] = {"1": 1, "5": 2, "8": 1}
+    with pytest.raises(InvalidRecord, match="the 36 tokens are"):
+        deck_from_json(doc)
+    doc["shortened_supply"] = True
+    deck = deck_from_json(doc)
+    assert deck.shortened_supply and sorted(deck.token_list()) == [1, 5, 5, 8]
+    for tokens in ({"8": 3}, {"6": 1}, {"1": 0}):
+        with pytest.raises(InvalidRecord, match="a shortened supply holds some of the 36 tokens"):
+            deck_from_json(dict(doc, tokens=tokens))
+    assert deck.with_special_counts({"noble": 2, "soldier": 3, "cavalry": 2, "dragon": 2}).shortened_supply
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    st = setup(("blue", "red"), cards="tracked", seed=3, deck=str(path))
+    assert sorted(st.supply + st.boxed + tuple(v for s in st.sections for v in s.tokens)) == [1, 5, 5, 8]

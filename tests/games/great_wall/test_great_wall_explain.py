@@ -123,3 +123,22 @@ def test_explain_reproduces_random_sensed_plays():
                 checked += 1
             st = after
     assert checked > 50
+
+
+def test_a_won_dead_section_still_on_the_table_is_cards_to_clear_not_a_play_there():
+    """With the supply empty a won section is dead: its old row still lying there is not read as the next
+    player's play into a dead section (``play.dead_section``), only as the section to clear."""
+    from dataclasses import replace
+
+    cards = [("blue", "tower"), ("blue", "gate"), ("red", "wall")]
+    st = position(sections=[{"tokens": [4], "cards": cards, "claimed": ("red", 2)}, {"tokens": [5, 3]}], active="red")
+    st = replace(st, supply=())
+    before = GAME.visible_board(st)
+    st = end_turn(st)  # blue's check: 5 against red's 1 - 2, blue takes the 4 and red's 2 goes to red's pile
+    assert st.sections[0].dead and GAME.turn(st).awaiting == "move" and GAME.turn(st).active == ("blue",)
+    best = GAME.explain(st, before)[0]
+    assert best.moves == () and [v.rule for v in best.violations] == ["table.clear_section"]
+    # a play elsewhere is still read as one, the old row as still to be cleared
+    also = before.with_added("section-2", Piece("blue", "wall"))
+    best = GAME.explain(st, also)[0]
+    assert best.moves == (Play("blue", "section-2", ("wall",)),) and [v.rule for v in best.violations] == ["table.clear_section"]
