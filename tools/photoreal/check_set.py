@@ -2,6 +2,7 @@
 valid owner:kind tokens; print counts.
 
   python tools/photoreal/check_set.py data/vision/photoreal/tune [--layout vision/layouts/china-a.json]
+  python tools/photoreal/check_set.py evalsets/photoreal-cheops/tune --layout vision/layouts/cheops.json
 
 Plain Python + json (no bpy, no project code). Exit status 1 on any problem.
 """
@@ -11,8 +12,9 @@ import json
 import os
 import sys
 
-OWNERS = {"blue", "green", "violet", "red", "yellow", "neutral"}
+OWNERS = {"blue", "green", "violet", "red", "yellow", "neutral"}   # China's; replaced by the layout's below
 KINDS = {"house", "emissary", "fortress"}
+NEUTRAL = {"fortress"}   # kinds whose owner is "neutral"
 META_KEYS = {"occluded", "partly_occluded", "markers_covered", "table"}
 
 
@@ -30,7 +32,7 @@ def check_truth(t, spaces, where, problems, counts):
             owner, _, kind = str(tok).partition(":")
             if owner not in OWNERS or kind not in KINDS:
                 problems.append(f"{where}: {k}: bad token {tok!r}")
-            elif (kind == "fortress") != (owner == "neutral"):
+            elif (kind in NEUTRAL) != (owner == "neutral"):
                 problems.append(f"{where}: {k}: bad owner for {tok!r}")
             else:
                 counts[kind] += 1
@@ -50,8 +52,15 @@ def main(argv=None):
     ap.add_argument("set")
     ap.add_argument("--layout", default=os.path.join(os.path.dirname(__file__), "..", "..", "vision", "layouts", "china-a.json"))
     a = ap.parse_args(argv)
+    global OWNERS, KINDS, NEUTRAL
     with open(a.layout) as f:
-        spaces = {s["id"] for s in json.load(f)["spaces"]}
+        lay = json.load(f)
+    spaces = {s["id"] for s in lay["spaces"]}
+    # owners, kinds and neutral kinds from the layout (China: as before; Cheops: 12 neutral kinds)
+    OWNERS = set(lay.get("players", {})) | {"neutral"}
+    KINDS = set(lay["pieces"])
+    NEUTRAL = {k for k, v in lay["pieces"].items() if v.get("owners") == "neutral"}
+    n_types = sum(len(lay.get("players", {})) if v.get("owners") == "players" else 1 for v in lay["pieces"].values())
     problems = []
     sj = os.path.join(a.set, "set.json")
     if not os.path.exists(sj):
@@ -105,8 +114,8 @@ def main(argv=None):
             et = json.load(open(ej))
             check_truth(et, spaces, f"tables/{tb}/enrol.json", problems, ec)
             toks = [tok for k, v in et.items() if k not in META_KEYS for tok in v]
-            if len(set(toks)) != 11 or len(toks) != 11:
-                problems.append(f"tables/{tb}/enrol.json: expected the 11 piece types once each, got {sorted(toks)}")
+            if len(set(toks)) != n_types or len(toks) != n_types:
+                problems.append(f"tables/{tb}/enrol.json: expected the {n_types} piece types once each, got {sorted(toks)}")
     for tb in per_table:
         if tb not in tables:
             problems.append(f"frames name table {tb} with no tables/{tb}/")

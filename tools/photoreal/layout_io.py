@@ -25,7 +25,7 @@ class Layout:
         self.space_by_id = {s["id"]: s for s in self.spaces}
         self.roads = d.get("roads", [])
         self.pieces = d["pieces"]
-        self.players = {k: tuple(v) for k, v in d["players"].items()}
+        self.players = {k: tuple(v) for k, v in d.get("players", {}).items()}  # Cheops has none
         self.sites = [s["id"] for s in self.spaces if s["kind"] == "site"]
         self.dragons = [s["id"] for s in self.spaces if s["kind"] == "dragon"]
 

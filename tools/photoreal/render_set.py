@@ -4,6 +4,8 @@ Run with the photoreal venv (see README.md):
   .venv-photoreal/bin/python tools/photoreal/render_set.py --layout vision/layouts/china-a.json \
       --out data/vision/photoreal --tables 8 --frames-per-table 16 --seed 1
 
+Cheops: --layout vision/layouts/cheops.json (cheops.py: its board, tiles, scarabs and positions).
+
 Tables t00..t(tune-1) go to OUT/tune, the rest to OUT/heldout. Every frame is written as soon
 as it is rendered, so an interrupted run leaves a valid (smaller) set.
 """
@@ -22,6 +24,7 @@ import numpy as np  # noqa: E402
 
 import artwork  # noqa: E402
 import camera as camera_mod  # noqa: E402
+import cheops  # noqa: E402
 import hands as hands_mod  # noqa: E402
 import pieces as pieces_mod  # noqa: E402
 import sensor  # noqa: E402
@@ -156,6 +159,7 @@ def main(argv=None):
     import bpy
     version = bpy.app.version_string
     layout = Layout(args.layout)
+    game = cheops if cheops.is_cheops(layout) else None  # None: China (pieces.py, artwork.py)
     work = tempfile.mkdtemp(prefix="photoreal_")
     rend = Renderer(work, samples=args.samples, threads=args.threads)
     tables = list(range(args.tables))
@@ -188,7 +192,9 @@ def main(argv=None):
             "board": layout.id, "source": f"tools/photoreal (Blender Cycles {version})", "split": split,
             "seed": args.seed,
             "notes": ("Independent physically based renders (Cycles path tracing, CPU) with own board artwork, "
-                      "wooden piece meshes, hand/arm meshes, mounted camera bumped per frame, numpy/OpenCV sensor "
+                      + ("printed cardboard tiles (own face art per kind), wooden domed scarabs, game-like positions, "
+                         if game else "wooden piece meshes, ")
+                      + "hand/arm meshes, mounted camera bumped per frame, numpy/OpenCV sensor "
                       "model (distortion, gain gradient, vignetting, WB error, noise, Bayer, blur, JPEG). "
                       "Tables: " + ", ".join(f"t{t:02d}" for t in tables if (t < args.tune_tables) == (split == "tune")))})
         trng = np.random.default_rng([args.seed, ti])
@@ -201,9 +207,14 @@ def main(argv=None):
             cam0, cam_info = camera_mod.sample_table_camera(trng, layout)
             tp = table_params(trng, layout, cam0)
             hand_frames = None
-        style = pieces_mod.table_piece_style(layout, trng)
-        meshes = pieces_mod.piece_meshes(style)
-        tex = artwork.make_artwork(layout, trng, ppm=4)
+        if game:
+            style = game.table_piece_style(layout, trng, args.seed)
+            meshes = game.piece_meshes(layout, style)
+            tex = game.make_artwork(layout, trng, ppm=4)
+        else:
+            style = pieces_mod.table_piece_style(layout, trng)
+            meshes = pieces_mod.piece_meshes(style)
+            tex = artwork.make_artwork(layout, trng, ppm=4)
         rend.new_table(tp, layout, style, meshes, tex, trng)
         maps0 = cam0.distortion_maps()
         meta = dict(table=tname, camera=cam_info, lights=[{k: v for k, v in L.items()} for L in tp["lights"]],
@@ -224,13 +235,13 @@ def main(argv=None):
                 rend.set_light_scale(1.0)
             elif stem == "enrol":
                 cam, maps = cam0, maps0
-                pcs, tr = pieces_mod.enrol_position(frng, layout, style)
+                pcs, tr = (game or pieces_mod).enrol_position(frng, layout, style)
                 sp = sensor.sample_params(frng, calm=True)
                 rend.set_light_scale(1.0)
             else:
                 cam = camera_mod.bumped_camera(frng, cam0, layout)
                 maps = cam.distortion_maps()
-                pcs, tr = pieces_mod.random_position(frng, layout, style)
+                pcs, tr = game.game_position(frng, layout, style) if game else pieces_mod.random_position(frng, layout, style)
                 sp = sensor.sample_params(frng, calm=False)
                 rend.set_light_scale(frng.uniform(0.85, 1.15))
             pverts = [pieces_mod.piece_world_vertices(layout, style, meshes, p) for p in pcs]

@@ -123,11 +123,22 @@ class Renderer:
         self._lights(tp)
         self._piece_materials(style, tp)
         self.piece_meshes = {}
+        self.own_mat_kinds = set()
         for kind, m in meshes.items():
             me = bpy.data.meshes.new("piece_" + kind)
             me.from_pydata([tuple(map(float, v)) for v in m["verts"]], [], [tuple(f) for f in m["faces"]])
             me.update()
             me.polygons.foreach_set("use_smooth", [bool(s) for s in m["smooth"]])
+            if "uv" in m and kind in style.get("faces", {}):
+                # a printed piece (Cheops tiles): UVs, cardboard core (slot 0) + its printed face (slot 1)
+                uv = me.uv_layers.new(name="UVMap")
+                for poly, fuv in zip(me.polygons, m["uv"]):
+                    for li, t in zip(poly.loop_indices, fuv):
+                        uv.data[li].uv = (float(t[0]), float(t[1]))
+                me.materials.append(self.card_mat)
+                me.materials.append(self._printed_face(kind, style["faces"][kind], style))
+                me.polygons.foreach_set("material_index", [int(i) for i in m["mat"]])
+                self.own_mat_kinds.add(kind)
             self.piece_meshes[kind] = me
         self._skin_materials(tp)
         cam_data = bpy.data.cameras.new("cam")
@@ -277,8 +288,42 @@ class Renderer:
         bsdf.inputs["Specular IOR Level"].default_value = 0.5
         return m
 
+    def _printed_face(self, kind, rgb, style):
+        path = os.path.join(self.workdir, f"face_{kind}.png")
+        cv2.imwrite(path, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+        img = bpy.data.images.load(path)
+        img.colorspace_settings.name = "sRGB"
+        m, n, l, bsdf = _mat("print_" + kind)
+        ti = n.new("ShaderNodeTexImage")
+        ti.image = img
+        ti.interpolation = "Cubic"
+        ti.extension = "EXTEND"
+        # each copy a little off in hue and brightness (object random)
+        oi = n.new("ShaderNodeObjectInfo")
+        hsv = n.new("ShaderNodeHueSaturation")
+        mr = n.new("ShaderNodeMapRange")
+        mr.inputs["To Min"].default_value = 0.96
+        mr.inputs["To Max"].default_value = 1.04
+        l.new(oi.outputs["Random"], mr.inputs["Value"])
+        mh = n.new("ShaderNodeMapRange")
+        mh.inputs["To Min"].default_value = 0.49
+        mh.inputs["To Max"].default_value = 0.51
+        l.new(oi.outputs["Random"], mh.inputs["Value"])
+        l.new(mh.outputs["Result"], hsv.inputs["Hue"])
+        l.new(mr.outputs["Result"], hsv.inputs["Value"])
+        l.new(ti.outputs["Color"], hsv.inputs["Color"])
+        l.new(hsv.outputs["Color"], bsdf.inputs["Base Color"])
+        bsdf.inputs["Roughness"].default_value = style.get("print_rough", 0.6)
+        bsdf.inputs["Specular IOR Level"].default_value = 0.4
+        return m
+
     def _piece_materials(self, style, tp):
         self.piece_mats = {}
+        if "card_rgb" in style:
+            m, n, l, bsdf = _mat("cardboard")
+            bsdf.inputs["Base Color"].default_value = (*srgb_to_linear(style["card_rgb"]), 1)
+            bsdf.inputs["Roughness"].default_value = 0.85
+            self.card_mat = m
         for owner, rgb in style["colours"].items():
             rough = style["roughness"] if owner != "neutral" else min(0.8, style["roughness"] + 0.1)
             self.piece_mats[owner] = self._wood_paint("paint_" + owner, rgb, style, rough)
@@ -306,7 +351,8 @@ class Renderer:
     def add_pieces(self, layout, pieces):
         for i, p in enumerate(pieces):
             ob = _mesh_obj(f"p{i}", None, None, mesh=self.piece_meshes[p["kind"]])
-            self._assign(ob, self.piece_mats[p["owner"]])
+            if p["kind"] not in self.own_mat_kinds:
+                self._assign(ob, self.piece_mats[p.get("mat", p["owner"])])
             ob.location = tuple(layout.to_world(p["x_mm"], p["y_mm"]) + np.array([0, 0, p["z"]]))
             ob.rotation_euler = (0, 0, p["rot"])
             ob.scale = p["scale"]
