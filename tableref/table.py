@@ -278,7 +278,8 @@ class Table:
 
     # -- inputs ---------------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
-        self.stabiliser.observe(obs, self.clock())
+        s = self.session
+        self.stabiliser.observe(obs.with_owners(s.game.sensed_owners(s.setup)), self.clock())
 
     def set_source(self, source: str, live: bool, reason: Message | None = None) -> None:
         before = {s.source: s.live for s in self.stabiliser.sources()}

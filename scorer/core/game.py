@@ -222,6 +222,12 @@ class Game(ABC, Generic[S, M]):
         (``scorer.referee.reconciler.Follow``). Default: no automatic effect moves a piece."""
         return self.visible_board(self.apply_unchecked(state, move))
 
+    def sensed_owners(self, setup: SetupOptions) -> Mapping[str, str]:
+        """Owners the sensors report under another name on this table: ``{sensed: owner}`` (a spare
+        player colour standing for the neutral pieces, Ming's 2-player ``neutral_colour``). The table
+        renames them before anything is read (``Observation.with_owners``). Default: none."""
+        return {}
+
     def camera_declarations(self, state: S, seen: "ChanceSeen") -> tuple[M, ...]:
         """The declared inputs a sensor has just read by itself (``scorer.core.observation.ChanceSeen``:
         dice landed in the tray), as moves to enter now, marked with the sensor as their source;

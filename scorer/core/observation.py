@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -63,6 +64,20 @@ class Observation:
 
     def occluded(self) -> tuple[SpaceId, ...]:
         return tuple(r.space for r in self.readings if r.occluded)
+
+    def with_owners(self, aliases: Mapping[str, str]) -> "Observation":
+        """The same readings with the owners ``aliases`` renames (a colour the table uses for another
+        owner's pieces: Ming's neutral family members in a 2-player game, ``Game.sensed_owners``)."""
+        if not aliases:
+            return self
+        readings = []
+        for r in self.readings:
+            counts: dict[Piece, int] = {}
+            for piece, n in r.pieces:
+                p = Piece(aliases.get(piece.owner, piece.owner), piece.kind)
+                counts[p] = counts.get(p, 0) + n
+            readings.append(dataclasses.replace(r, pieces=tuple(counts.items())))
+        return dataclasses.replace(self, readings=tuple(readings))
 
     def board(self) -> Board:
         """The visible, unoccluded part as a board."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from scorer.core.game import Explanation
+from typing import Mapping
+
+from scorer.core.game import Explanation, SetupOptions
 from scorer.core.types import Board
 from scorer.games.ming.effects import effect
 from scorer.games.ming.engine import MingEngine
@@ -17,6 +19,11 @@ class MingGame(MingEngine):
 
     def explain(self, state: MingState, sensed: Board) -> tuple[Explanation[MingMove], ...]:
         return explain(self, state, sensed)
+
+    def sensed_owners(self, setup: SetupOptions) -> Mapping[str, str]:
+        """2 players: the spare colour whose family members are the neutral ones (``neutral_colour``)."""
+        colour = setup.get("neutral_colour")
+        return {str(colour): "neutral"} if colour else {}
 
     def shown_board(self, state: MingState, move: MingMove) -> Board:
         """The table after the move's own change: the scoring's majorities, returns and the city

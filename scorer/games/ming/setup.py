@@ -38,6 +38,10 @@ def initial_state(game: Game, options: SetupOptions) -> MingState:
     per = options.get("neutral_per_player", 3)
     if not isinstance(per, int) or not 0 <= per <= 9:
         raise InvalidRecord("neutral_per_player must be an integer from 0 to 9", where="setup.neutral_per_player")
+    neutral = options.get("neutral_colour")
+    if neutral is not None and (len(players) != 2 or neutral not in PLAYER_COLOURS or neutral in players):
+        raise InvalidRecord("neutral_colour is for 2 players: a Ming colour nobody plays, whose family members are the "
+                            f"neutral ones on this table (not {neutral!r})", where="setup.neutral_colour")
     start_name = options.get("start_player", players[0])
     if start_name not in players:
         raise InvalidRecord(f"start_player {start_name!r} is not one of the players", where="setup.start_player")
@@ -108,6 +112,9 @@ SETUP_SCHEMA: dict[str, Any] = {
         "return_cards": {"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "integer", "minimum": 0, "maximum": 6},
                          "description": "the values of one player's 4 return cards (default from the board file: 0,1,2,3, ambiguity A1)"},
         "neutral_per_player": {"type": "integer", "minimum": 0, "maximum": 9, "description": "2 players: neutral family members each player places (A10, default 3)"},
+        "neutral_colour": {"enum": list(PLAYER_COLOURS),
+                           "description": "2 players: the spare colour whose family members are the neutral ones on this table "
+                                          "(the camera and the sensor board read them as that colour; the referee as neutral)"},
     },
 }
 
