@@ -23,7 +23,8 @@ from vision.layout import Layout
 
 FACE, INK, BOARD = "~face", "~ink", "~board"  # colours of a card that are no deck colour (the reader's index test weighs them too)
 PANEL_SHRINK_MM = 1.0  # the panel crop leaves this margin (its edge mixes with the owner square and the card)
-TOKEN_FACE_MM = 14.0  # the middle of a token's face that is compared
+TOKEN_FACE_MM = 18.0  # the middle of a token's face that is compared (its inscribed square, 26 mm across: the whole
+                      # digit; at 14 mm a blurred 7 showed little but gold, and a 1 looked like an 8)
 MIN_SPREAD = 12.0  # Lab units: a deck colour is never taken tighter than this (the nominal spread)
 SQUARE_SHRINK_MM = 2.0  # the owner square's pixels learned, this far inside its edge
 

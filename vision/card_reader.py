@@ -16,7 +16,10 @@ convention of ``vision.card_rows`` shows:
 What the camera cannot see is not guessed: a card whose index another card or a hand hides is not
 reported (the players' declarations and the sensor board cover it). The hand test is
 ``TableReader``'s: foreground that the cards explain (inside a section) is not a hand; an arm
-comes over the board's edge.
+comes over the board's edge (``_arm``); an arm that crosses the sections' outlines hides their
+print (``_print_hidden``), and the hand found so reaches as far as the foreground it joins in the
+sections (``_hand_beyond``). The mat around the sections gets its own white balance first
+(``_balance_margin``: in a bright frame the sections' white clips and tints the rest).
 """
 
 from __future__ import annotations
@@ -43,22 +46,32 @@ from vision.table_reader import TableReader
 MAX_CARDS = 31  # the most cards one row holds in random 5-player games (scorer.games.great_wall.simulate): the fan's least pitch
 SQUARE_MIN_SHARE = 0.35  # an owner blob of at least this share of a square's area is a card's index
 SEARCH_MM = 3.0  # a panel or token face is looked for this far around where it should be
-TOKEN_SCORE = 0.42  # a token face's correlation: at least this where a token lies ...
+TOKEN_SCORE = 0.35  # a token face's correlation: at least this where a token lies ...
 TOKEN_RIM = 85.0  # ... and its rim this sharp (summed BGR difference across it)
+MISS_SPOT = 0.3  # a rim spot whose face matches no token gives up this share of a token's diameter around it
+MAX_MISSES = 12  # rim spots per box tried in vain before the search stops (the print's edges are many)
 RIM_MM = 2.0
 RIM_STEP = 2  # px: the rim is measured on every other pixel (a token is 26 mm across)
 RIM_ANGLES = 16
 ARM_MM2 = 1500.0  # foreground at the board's edge with this much outside the sections is an arm
 ARM_CLOSE_MM = 3.0
+ARM_OPEN_MM = 4.0  # the arm test's foreground without what is narrower than twice this (an arm is far wider; the
+                   # speckle that noise, JPEG and a mat's texture leave around the sections is not, but closed it joins up)
 NOISY_FRAME = 6.0  # (the frame's noise scale) above it a pale arm may pass the foreground tests: the print test too
 LOST_PART_MM2 = 150.0  # print hidden outside the sections: pieces of at least this ...
 LOST_HAND_MM2 = 1500.0  # ... adding up to this are an arm
 LOST_REACH_MM = 8.0  # the sections this near it are occluded
+LOST_CROSSING_MM2 = 250.0  # print hidden near a section's foreground, adding up to this: an arm crossing into it ...
+CROSSING_SHARE = 0.5  # ... where at least this share of it is foreground (it differs from the mat)
 INDEX_SPREAD = 20.0  # Lab: an index square's colour, blurred into the card, is taken this loosely (limit twice it)
 DULL_CHROMA = 15.0  # Lab (8-bit a, b) distance from grey: a deck colour below it is dull
 FRINGE_SLACK_MM = 3.0  # neighbouring cards' squares may lie this much nearer than the least pitch (jitter)
+SQUARE_Y_SLACK_MM = 3.0  # a grey owner square's centre lies this near the row's at most (a card lies within a mm of
+                         # its place, registration within two)
 MERGE_SLACK_MM = 4.0  # a square looks this much wider at most (blur, a card turned a little)
 CROSS_INDEX_CLEAR_MM = 17.0  # a token found this near a crosswise card's index: one of the two is the other's print
+MARGIN_SAMPLE = 4  # px: the margin's white balance from every 4th pixel each way
+MARGIN_TINT = 0.01  # channel ratios this near 1: the margin is balanced already
 CROSS_PANEL_SCORE = 0.5  # a crosswise card's panel must match its kind at least this well
 
 
@@ -68,6 +81,15 @@ def _polygon_mask(shape: tuple[int, int], poly: np.ndarray, s: float, grow_px: i
     if grow_px:
         m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow_px + 1, 2 * grow_px + 1)))
     return m > 0
+
+
+def _nominal_chroma(layout: Layout, owner: str) -> float:
+    """Lab chroma (8-bit a, b distance from grey) of a player's colour as the layout gives it; inf if none."""
+    rgb = layout.players.get(owner) if isinstance(layout.players, dict) else None
+    if rgb is None:
+        return float("inf")
+    lab = cv2.cvtColor(np.uint8([[list(rgb)[::-1]]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    return float(np.hypot(lab[1] - 128, lab[2] - 128))
 
 
 class CardReader(TableReader):
@@ -87,8 +109,16 @@ class CardReader(TableReader):
         for sp in layout.spaces:
             inner |= _polygon_mask((h, w), np.asarray(sp.polygon), s, int(round(1 * s)))
         self.print_zone = inner  # where cards can hide the mat's print: the sections (their outlines stay clear)
+        # the mat around the sections (no card lies there; markers left out): its own white balance (_balance_margin)
+        keep = np.zeros((h, w), bool)
+        keep[::MARGIN_SAMPLE, ::MARGIN_SAMPLE] = True
+        self._margin_sample = np.flatnonzero(~zone & ~self.occlusion.marker_print & keep)
+        self._margin_ref = self.model.reference.reshape(-1, 3)[self._margin_sample].astype(np.float32) + 1.0
+        self._margin = (~inner).astype(np.uint8)
         r = max(1, int(round(LOST_REACH_MM * s)))
         self._reach_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        o = max(1, int(round(ARM_OPEN_MM * s)))
+        self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * o + 1, 2 * o + 1))
         c = max(1, int(round(ARM_CLOSE_MM * s)))
         self._close_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * c + 1, 2 * c + 1))
         self.token_boxes = {}  # each section's token area (board px box)
@@ -105,8 +135,11 @@ class CardReader(TableReader):
         self.colours = ColourClassifier(replace(self.model, colours={o: v for o, v in self.model.colours.items()
                                                                      if o != "neutral" and not o.startswith("~")}))
         decks = {o: v for o, v in self.model.colours.items() if o != "neutral" and not o.startswith("~")}
-        dull = {o for o, v in decks.items()  # deck colours with little chroma (grey): never taken loosely
-                if float(np.hypot(*(np.asarray(v).reshape(-1, 3).mean(axis=0)[1:] - 128))) < DULL_CHROMA}
+        # deck colours with little chroma (grey): never taken loosely. As learned, or as the layout says the deck
+        # is: a grey learned from an over-exposed enrolment photo (its white clipped) comes out tinted
+        dull = {o for o, v in decks.items()
+                if float(np.hypot(*(np.asarray(v).reshape(-1, 3).mean(axis=0)[1:] - 128))) < DULL_CHROMA
+                or _nominal_chroma(layout, o) < DULL_CHROMA}
         # the index squares are read loosely (blur pales them), against the card's own other colours
         # (its face, the panels' ink: learned, else nominal) and the bare board's, which compete
         others = {**card_colours(layout, self.model.reference), **{o: v for o, v in self.model.colours.items() if o.startswith("~")},
@@ -120,6 +153,7 @@ class CardReader(TableReader):
                 bx0, by0, bx1, by1 = self._band(row, y0, y1)
                 self.row_bands[by0:by1, bx0:bx1] = True
         self.dull = dull
+        self._colourful = np.array([i for i, o in enumerate(self.index_colours.owners) if o in decks and o not in dull], np.int16)
         self.cross = crosswise_kinds(layout)
         self.upright = tuple(k for k in card_kinds(layout) if k not in self.cross)
         self.token_kinds = tuple(k for k, spec in layout.pieces.items() if spec.neutral)
@@ -139,7 +173,7 @@ class CardReader(TableReader):
 
     def _read_whole(self, frame: np.ndarray, reg: Registration, at: float, t0: float, t_reg: float) -> Detection:
         """Every section read afresh: the owner squares, type panels and tokens of its row."""
-        corrected = self.light.correct(self._rectify(frame, reg.homography))
+        corrected = self._balance_margin(self.light.correct(self._rectify(frame, reg.homography)))
         maps = self.fg.measure(corrected)
         self._noise = maps.noise
         raw = self.colours.classify(maps.lab, np.ones(maps.piece.shape, bool))
@@ -148,16 +182,18 @@ class CardReader(TableReader):
             if o in self.colours.owners and o in self.index_colours.owners:
                 mine = np.int16(self.index_colours.owners.index(o))
                 loose[(loose == mine) & (raw != self.colours.owners.index(o))] = UNKNOWN
-                loose[(raw == self.colours.owners.index(o)) & self.row_bands] = mine
+                # where the loose reading is a colourful deck colour, that stays: a dark or noisy frame greys a blue square
+                # (a blue square's blurred rim, read grey, is dropped as its fringe by _squares)
+                loose[(raw == self.colours.owners.index(o)) & self.row_bands & ~np.isin(loose, self._colourful)] = mine
         t_cls = time.perf_counter()
         # the hand test: what lies inside a section (a card's face, its print) is explained
         strict = np.where(maps.strict, raw, np.int16(-2))
         card_label = np.int16(len(self.colours.owners))
         strict[self.card_zone & ((strict == UNKNOWN) | ((strict == -2) & maps.weak))] = card_label
-        occ = self.occlusion.find(maps, strict, self.print_watcher.lost(maps.lab[..., 0]))
+        lost = self.print_watcher.lost(maps.lab[..., 0])
+        occ = self.occlusion.find(maps, strict, lost)
         hidden = set(occ.spaces) | self._arm(maps)
-        if maps.noise >= NOISY_FRAME:
-            hidden |= self._print_hidden(self.print_watcher.lost(maps.lab[..., 0]))
+        hidden |= self._print_hidden(lost, maps, maps.noise >= NOISY_FRAME)
         t_occ = time.perf_counter()
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
@@ -172,11 +208,29 @@ class CardReader(TableReader):
             "registration": (t_reg - t0) * 1e3, "classify": (t_cls - t_reg) * 1e3, "occlusion": (t_occ - t_cls) * 1e3,
             "count": (t_end - t_occ) * 1e3, "total": (t_end - t0) * 1e3})
 
+    def _balance_margin(self, corrected: np.ndarray) -> np.ndarray:
+        """The mat around the sections with its own white balance (the median ratio per channel
+        to the empty mat there). The light correction takes one white balance for the whole mat,
+        and the sections' white, most of it, decides it; in a bright frame that white clips (or
+        clipped in the empty mat's photo), its ratio is then no longer the light's, and the
+        coloured mat around the sections comes out tinted (15 levels of Lab chroma and more).
+        That tint was foreground all over the margin: arms where there is none, and a frame's
+        noise scale (measured over the whole mat) twice what it is, which made the noisy-frame
+        hand test fire. A hand over the margin covers too little of it to move the median."""
+        ratio = np.median((corrected.reshape(-1, 3)[self._margin_sample].astype(np.float32) + 1.0) / self._margin_ref, axis=0)
+        if np.all(np.abs(ratio - 1.0) < MARGIN_TINT):
+            return corrected
+        out = corrected.copy()
+        cv2.copyTo(np.clip(corrected.astype(np.float32) / ratio, 0, 255).astype(np.uint8), self._margin, out)
+        return out
+
     def _arm(self, maps) -> set[int]:
-        """An arm over the board's edge: foreground reaching the edge band with an arm's area
-        outside the sections (a card never lies there), and all it touches (a hand over cards
-        merges with them). The sections it touches, with a margin, are occluded."""
-        fg = cv2.morphologyEx((maps.piece | maps.weak).astype(np.uint8), cv2.MORPH_CLOSE, self._close_kernel)
+        """An arm over the board's edge: foreground (what is too narrow for an arm left out)
+        reaching the edge band with an arm's area outside the sections (a card never lies
+        there), and all it touches (a hand over cards merges with them). The sections it
+        touches, with a margin, are occluded."""
+        fg = cv2.morphologyEx((maps.piece | maps.weak).astype(np.uint8), cv2.MORPH_OPEN, self._open_kernel)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._close_kernel)
         n, lbl, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
         if n <= 1:
             return set()
@@ -189,21 +243,67 @@ class CardReader(TableReader):
         grown = cv2.dilate(arm[lbl].astype(np.uint8), self.occlusion.margin_kernel)
         return {i for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & m).any()}
 
-    def _print_hidden(self, lost: np.ndarray) -> set[int]:
+    def _print_hidden(self, lost: np.ndarray, maps, noisy: bool) -> set[int]:
         """The mat's print (the sections' outlines, the gaps between them) hidden outside the
-        sections, where no card lies: an arm over it. Used only in a noisy frame, where a pale
-        arm on a pale mat differs from it less than the foreground tests' thresholds (multiples
-        of the frame's noise). The sections within a hand's reach of it are occluded."""
-        m = cv2.morphologyEx((lost & ~self.print_zone).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        sections, where no card lies: an arm over it. An arm that crosses an outline into a
+        section hides the outline there and shows in the section beside it (on the white
+        sections even a pale arm stands out, but there it is taken for cards, so that it is no
+        hand to the other tests): hidden print within ``LOST_REACH_MM`` of a section's
+        foreground that is itself mostly foreground (``CROSSING_SHARE``; blur takes thin lines
+        too, but leaves their colour) is an arm once it adds up to ``LOST_CROSSING_MM2`` (cards
+        lie clear of the outlines, a token covers less). In a
+        noisy frame, where a pale arm on a pale mat differs from it less than the foreground
+        tests' thresholds (multiples of the frame's noise), any hidden print adding up to
+        ``LOST_HAND_MM2`` is an arm. The sections within a hand's reach of it are occluded, and
+        so is every section that the foreground it touches inside the sections reaches (the
+        palm and fingers beyond a wrist that crosses an outline)."""
+        m = cv2.morphologyEx((lost & ~self.print_zone & ~self.occlusion.marker_print).astype(np.uint8), cv2.MORPH_OPEN,
+                             np.ones((2, 2), np.uint8))
         n, lbl, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         if n <= 1:
             return set()
-        big = stats[:, cv2.CC_STAT_AREA] >= LOST_PART_MM2 * self.s * self.s
+        s2 = self.s * self.s
+        big = stats[:, cv2.CC_STAT_AREA] >= LOST_PART_MM2 * s2
         big[0] = False
-        if stats[big, cv2.CC_STAT_AREA].sum() < LOST_HAND_MM2 * self.s * self.s:
+        if not big.any():
             return set()
-        grown = cv2.dilate(big[lbl].astype(np.uint8), self._reach_kernel)
+        # hidden by something that differs from the mat (blur, which takes thin lines too, does not) ...
+        differs = np.bincount(lbl.ravel(), weights=(maps.weak | maps.piece).ravel(), minlength=n)
+        crossing = big & (differs >= CROSSING_SHARE * stats[:, cv2.CC_STAT_AREA])
+        # ... and within a hand's reach of a section's foreground
+        rr = self._reach_kernel.shape[0] // 2
+        H, W = lbl.shape
+        for j in np.flatnonzero(crossing):
+            x, y, w, h = (int(v) for v in stats[j, :4])
+            cx0, cy0, cx1, cy1 = max(0, x - rr), max(0, y - rr), min(W, x + w + rr), min(H, y + h + rr)
+            part = cv2.dilate((lbl[cy0:cy1, cx0:cx1] == j).astype(np.uint8), self._reach_kernel) > 0
+            crossing[j] = bool((part & maps.piece[cy0:cy1, cx0:cx1] & self.print_zone[cy0:cy1, cx0:cx1]).any())
+        if stats[crossing, cv2.CC_STAT_AREA].sum() >= LOST_CROSSING_MM2 * s2:
+            seed = crossing
+            if noisy and stats[big, cv2.CC_STAT_AREA].sum() >= LOST_HAND_MM2 * s2:
+                seed = big
+        elif noisy and stats[big, cv2.CC_STAT_AREA].sum() >= LOST_HAND_MM2 * s2:
+            seed = big
+        else:
+            return set()
+        grown = cv2.dilate(seed[lbl].astype(np.uint8), self._reach_kernel)
+        grown |= self._hand_beyond(grown > 0, maps)
         return {i for i, ((x0, y0, x1, y1), mk) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & mk).any()}
+
+    def _hand_beyond(self, seed: np.ndarray, maps) -> np.ndarray:
+        """The sure foreground inside the sections (gaps of ``ARM_CLOSE_MM`` closed) that touches
+        ``seed`` (where a hand is), grown by ``LOST_REACH_MM``: the rest of the hand. Cards never
+        cross from one section to another, a hand does; a section is thus reached only by what
+        joins the hand. The reach: fingers that end over the gap between two sections are as
+        pale as the mat there and are not seen; the print they hide is too thin to count."""
+        fg = cv2.morphologyEx((maps.piece & self.card_zone).astype(np.uint8), cv2.MORPH_CLOSE, self._close_kernel)
+        n, lbl = cv2.connectedComponents(fg, connectivity=8)
+        if n <= 1:
+            return np.zeros(seed.shape, np.uint8)
+        touched = np.zeros(n, bool)
+        touched[np.unique(lbl[seed & (fg > 0)])] = True
+        touched[0] = False
+        return cv2.dilate(touched[lbl].astype(np.uint8), self._reach_kernel)
 
     # ------------------------------------------------------------------ one section
     def _band(self, row: Row, y0: float, y1: float) -> tuple[int, int, int, int]:
@@ -212,8 +312,11 @@ class CardReader(TableReader):
         return (max(0, int(round((row.x0 - 4) * s))), max(0, int(round(y0 * s))),
                 min(w, int(round((row.x1 + 4) * s))), min(h, int(round(y1 * s))))
 
-    def _squares(self, labels: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[str, float, float, int]]:
-        """Owner squares in a band: (owner, centre x mm, centre y mm, cards) per blob."""
+    def _squares(self, labels: np.ndarray, box: tuple[int, int, int, int], centre_y: float | None = None
+                 ) -> list[tuple[str, float, float, int]]:
+        """Owner squares in a band: (owner, centre x mm, centre y mm, cards) per blob. ``centre_y``
+        (mm): where the squares' centres lie; a dull blob (grey) whose centre is more than
+        ``SQUARE_Y_SLACK_MM`` off is the print's outline above the row, or a shadow, not a square."""
         x0, y0, x1, y1 = box
         band = labels[y0:y1, x0:x1]
         out = []
@@ -231,6 +334,8 @@ class CardReader(TableReader):
                     continue
                 if stats[j, cv2.CC_STAT_HEIGHT] < 0.45 * (OWNER_Y[1] - OWNER_Y[0]) * self.s:
                     continue  # a thin line (a card's edge, a panel's rim): no index
+                if centre_y is not None and owner in self.dull and abs((y0 + cents[j][1]) / self.s - centre_y) > SQUARE_Y_SLACK_MM:
+                    continue  # (a dark, blurred frame: the section's outline reaches into the band, as grey as a grey deck)
                 # touching squares of one owner (a crowded fan): one more per least pitch of width
                 side = INDEX_X[1] - INDEX_X[0]
                 width_mm = stats[j, cv2.CC_STAT_WIDTH] / self.s
@@ -265,7 +370,7 @@ class CardReader(TableReader):
             return out, 1.0
         # upright cards: their owner squares, then their type panels
         ob = row.owner_band
-        squares = self._squares(labels, self._band(row, ob[0] - 2.0, ob[1] + 1.5))
+        squares = self._squares(labels, self._band(row, ob[0] - 2.0, ob[1] + 1.5), (ob[0] + ob[1]) / 2)
         lefts: list[tuple[float, str]] = []
         side = INDEX_X[1] - INDEX_X[0]
         for owner, cx, cy, _ in squares:
@@ -338,16 +443,23 @@ class CardReader(TableReader):
         candidates = [Piece("neutral", k) for k in self.token_kinds]
         out = []
         r = int(round(1.1 * self.token_d * self.s / RIM_STEP))  # two tokens lie a diameter apart at least (the spots further)
+        # a rim that is no token (a card's edge, a token's shadow) may lie just beside one: only its own spot is
+        # given up, so that the token's spot is still tried (a disc as wide as a token would wipe it out)
+        near = max(1, int(round(MISS_SPOT * self.token_d * self.s / RIM_STEP)))
         work = rim.copy()
-        while True:
+        misses = 0
+        while misses <= MAX_MISSES:
             _, v, _, loc = cv2.minMaxLoc(work)
             if v < TOKEN_RIM:
                 break
-            cv2.circle(work, loc, r, -1.0, -1)
             cx, cy = (x0 + loc[0] * RIM_STEP) / self.s, (y0 + loc[1] * RIM_STEP) / self.s
             kind, score = self._best(corrected, (cx, cy), candidates)
             if kind is not None and score >= TOKEN_SCORE:
+                cv2.circle(work, loc, r, -1.0, -1)
                 out.append((cx, cy, kind.kind, score))
+            else:
+                cv2.circle(work, loc, near, -1.0, -1)
+                misses += 1
         return out
 
     def _rim_map(self, corrected: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:

@@ -98,3 +98,22 @@ def test_enrolment_learns_the_deck_colours_panels_and_token_faces_from_one_photo
     got = {s.space: Counter(dict(s.pieces)) for s in det.spaces}
     for sid in ("section-1", "section-2", "section-3"):
         assert owners(got[sid]) == owners(Counter(dict(b.pieces(sid)))), sid
+
+
+def test_a_frame_brighter_than_the_enrolment_is_read_not_taken_for_a_hand(layout) -> None:
+    """The sections' white clips in a bright frame: the light correction's one white balance then
+    tints the coloured mat around them, which was foreground everywhere (every section flagged);
+    ``CardReader`` balances that margin on its own."""
+    from dataclasses import replace
+
+    c = Conditions(size=(1280, 720), fill=0.85, seed=41, tilt_deg=8.0, tilt_azimuth_deg=40.0, brightness=1.25,
+                   noise_sigma=2.0, jpeg_quality=85)
+    plan = Board.from_counts(enrol_board(layout))
+    model = card_model_from_photos(layout, render(layout, Board(), c).image, render(layout, plan, replace(c, seed=42)).image,
+                                   plan)
+    b = board()
+    det = CardReader(layout, model).read(render(layout, b, replace(c, seed=43, brightness=1.35)).image)
+    assert not [s.space for s in det.spaces if s.occluded]
+    got = {s.space: Counter(dict(s.pieces)) for s in det.spaces}
+    for sid in ("section-1", "section-2", "section-3"):
+        assert got[sid] == Counter(dict(b.pieces(sid))), sid
