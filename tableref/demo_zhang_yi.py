@@ -15,20 +15,27 @@ colour too) by the name printed on it: its face, learned when the table is enrol
 of each talent among the enrolment pieces; ``vision/counted_faces.py``). ``--no-camera`` leaves
 the camera out; ``--camera-only`` leaves the sensor board out: the table is enrolled through the
 dashboard's flow first, then the camera alone referees the same script (talents, recruits, the
-flagged march, the undo, the battle and the retreat) to the same moves and final board.
+flagged march, the undo, the battles and retreats, the end of the game) to the same moves, final board
+and final scores.
 
-A short game, not a complete one (a whole game is seven turns of some 25 moves each): the talent
-phase and the first strategic actions, including an illegal march (Yan's whole army leaves
-Shanggu) flagged with rule ``march.leave_one`` and put right, a recruit under a hand, an undo, and
-a battle (Qin into Han's Yiyang) whose die is thrown into the dice tray and read by the camera
-(``roll_die`` with source ``camera``; declared on the dashboard without the camera), won by Qin,
-and Han's retreat chosen by blue. Then the scoreboard.
+A whole game, short (46 moves; the rules allow seven turns): written by hand, the talent phase and
+the first strategic actions, including an illegal march (Yan's whole army leaves Shanggu) flagged
+with rule ``march.leave_one`` and put right, a recruit under a hand, an undo, and a battle (Qin
+into Han's Yiyang) whose die is thrown into the dice tray and read by the camera (``roll_die`` with
+source ``camera``; declared on the dashboard without the camera), won by Qin, and Han's retreat
+into the neutral city of Luoyang chosen by blue (15 moves). Then, built from the engine playing a
+fixed plan (``tableref.demo_zhang_yi_game``): the rest of turn 1 (Wei into Taoyi, Qi and Zhao
+recruit and hold with the turn-done button, Han takes Daliang in a second battle), turn 2's talent
+phase with the assassin Jing Ke, and Han taking Taoyi in a third battle: its fourth city, hegemony
+(6 areas or 4 cities). The game ends; both players reveal their destiny chits on the dashboard and
+the runner checks the end and the final scores (blue, who backed Han, 1; red 0).
 """
 
 from __future__ import annotations
 
 from scorer.core.types import Message
 from tableref.demo_script import Step
+from tableref.demo_zhang_yi_game import steps
 
 A = "army"
 
@@ -78,6 +85,11 @@ SCRIPT: tuple[Step, ...] = (
 
 DEMO_SETUP = {"players": ["red", "blue"], "board": "sample", "sample_map_confirmed": True, "chance": "declared",
               "first_player": "red"}
+
+# from here on the steps are built from the engine playing the plan (tableref/demo_zhang_yi_game.py): the rest of
+# turn 1, turn 2 to Han's hegemony, the destiny chits revealed and the final scoring
+SCRIPT += steps(DEMO_SETUP)
+MOVES = SCRIPT[-1].expect_moves  # accepted moves at the end (the opening's 15 and the plan's)
 
 
 def _spaces() -> tuple[str, ...]:

@@ -449,6 +449,13 @@ class CameraDevice:
                 self._failed(str(exc), fatal=True)
                 next_at = rt.clock() + 1.0  # a dead camera is retried once a second
                 continue
+            except Exception as exc:  # noqa: BLE001 -- anything else from the source (a driver's bug, the
+                # synthetic camera refusing a scene it cannot draw) must not end the thread: the camera is shown
+                # down with the reason and retried once a second, like a dead one
+                log.warning("camera: reading a frame failed: %r", exc)
+                self._failed(f"camera read failed: {exc}", fatal=True)
+                next_at = rt.clock() + 1.0
+                continue
             with self._new_frame:
                 self._latest = frame
                 self._frames_read += 1
@@ -576,6 +583,8 @@ class CameraDevice:
             out.update(self.frames.stats().to_json())
         except Exception:
             pass
+        if out.get("last_error") is None:  # the source saw no error of its own: the device's (a frame not read ...)
+            out["last_error"] = self.last_error
         out["model"] = self.model_info()
         if held is not None:
             out["held"] = held[0].to_json()

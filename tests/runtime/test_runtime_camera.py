@@ -78,3 +78,26 @@ def test_rfid_decides_identity_and_the_disagreement_is_reported(demo: Demo) -> N
     d = [d for d in rt.snapshot()["sensors"]["disagreements"] if d["space"] == "wei-1"][0]
     assert d["decided_by"] == "sensor-board" and d["other_source"] == "camera" and d["message"]["zh"]
     assert any(e.type == "devices" and e.data.get("disagreement", {}).get("space") == "wei-1" for e in rt.events().since(0))
+
+
+@pytest.mark.slow
+def test_an_unexpected_error_from_the_camera_shows_it_down_and_it_comes_back(demo: Demo) -> None:
+    """Not a camera error the source knows (a driver's bug; the synthetic camera refusing a scene it cannot
+    draw): the camera thread goes on, shows the camera down with the reason and reads again once it can."""
+    rt = demo.runtime
+    camera = demo.table.camera
+    real_read = camera.read
+    broken = [True]
+
+    def read():
+        if broken[0]:
+            raise RuntimeError("driver bug")
+        return real_read()
+
+    camera.read = read
+    poll(lambda: rt.devices()["camera"]["state"] == "down" and "driver bug" in str(rt.devices()["camera"]["last_error"]))
+    assert rt.devices()["camera"]["last_error"] == "camera read failed: driver bug"
+    broken[0] = False
+    poll(lambda: rt.devices()["camera"]["state"] == "ok")
+    demo.table.put("qi-1", Piece("blue", H))  # no antenna under Qi: only the camera sees it
+    poll(lambda: rt.snapshot()["moves"] == 1)

@@ -8,7 +8,7 @@ from scorer.core.types import Board
 from scorer.games.zhang_yi.camera import camera_declarations
 from scorer.games.zhang_yi.engine import ZhangYiEngine
 from scorer.games.zhang_yi.explain import explain
-from scorer.games.zhang_yi.moves import ZhangYiMove
+from scorer.games.zhang_yi.moves import RollDie, ZhangYiMove
 from scorer.games.zhang_yi.state import ZhangYiState
 
 
@@ -21,6 +21,13 @@ class ZhangYiGame(ZhangYiEngine):
 
     def camera_declarations(self, state: ZhangYiState, seen: ChanceSeen) -> tuple[ZhangYiMove, ...]:
         return camera_declarations(state, seen)
+
+    def shown_board(self, state: ZhangYiState, move: ZhangYiMove) -> Board:
+        """A die moves no counter itself: the strength the battle's result takes off (a die of 1, 2 or 6)
+        is then taken off by the players, and the referee follows them instead of flagging the table."""
+        if isinstance(move, RollDie):
+            return self.visible_board(state)
+        return super().shown_board(state, move)
 
 
 GAME = ZhangYiGame()
