@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "a card-reader twin, and play a scripted China game that includes an illegal move, which is "
                                    "flagged and then put right. After the final scoreboard the dashboard keeps serving until Ctrl-C "
                                    "(use --exit-when-done to stop at once, --loop to play again and again). --game plays a scripted game of "
-                                   "one of the other games instead (short; The Great Wall's to its end).")
+                                   "one of the other games instead (to its end, but Ming's: through the round-2 scoring).")
     _web_args(d, default_host="127.0.0.1", default_port=8080)
     d.add_argument("--speed", type=float, default=1.0,
                    help="pace of the scripted players (2 = twice as fast; default 1); above 1 the referee's settle, "
@@ -47,12 +47,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     from tableref.demo_script import GAME_DEMOS
 
     d.add_argument("--game", choices=["china", *GAME_DEMOS], default="china",
-                   help="which game to referee (default china: the whole game; great_wall: a whole game too, on the "
-                        "demo's shortened token supply). The other games' demos are short: a few "
-                        "turns including an illegal move and its correction, then the scoreboard; they declare what no sensor "
-                        "sees (draws ...) as the dashboard would. Each is read by the synthetic camera and the sensor board "
-                        "(as China's); Zhang Yi's battle die by the camera in the dice tray. Ming's plays two rounds, through "
-                        "the round-2 scoring, with an undo")
+                   help="which game to referee (default china: the whole game). great_wall: a whole game on the demo's "
+                        "shortened token supply; cheops: a whole game, to two full price tables; zhang_yi: a whole short game, "
+                        "to hegemony in turn 2; ming: two rounds, through the round-2 scoring. Each has an illegal move and "
+                        "its correction and an undo, and ends with the scoreboard; they declare what no sensor sees (draws ...) "
+                        "as the dashboard would. Each is read by the synthetic camera and the sensor board (as China's); "
+                        "Zhang Yi's battle dice by the camera in the dice tray")
     d.add_argument("--mqtt", metavar="HOST[:PORT]",
                    help="also publish the table's events and state to this MQTT broker under tableref/demo/ (docs/runtime.md)")
     d.set_defaults(func=cmd_demo)
