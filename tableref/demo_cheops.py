@@ -69,10 +69,12 @@ def _treasure(colour: str) -> Message:
     return load_board(None).colour_label(colour)
 
 
-def turn(moves: int, player: str, tile: str, space: str, colour: str, *, sell: bool, stack: int | None) -> tuple[Step, Step]:
+def turn(moves: int, player: str, tile: str, space: str, colour: str, *, sell: bool, stack: int | None,
+         final_scores: dict[str, int] | None = None) -> tuple[Step, Step]:
     """One ordinary turn as two steps: the tile laid and the treasure moved (read from the table, left
     waiting), then the declaration that completes it with the tile drawn from ``stack`` (``None``: no
-    draw, the game ended). ``moves`` is the number of accepted moves once it is declared."""
+    draw, the turn ended the game, and the declaration step waits for its end and ``final_scores``).
+    ``moves`` is the number of accepted moves once it is declared."""
     args = {"player": _player(player), "tile": tile, "space": space, "colour": _treasure(colour)}
     taken = (space, N, f"treasure-{colour}")
     lay = Step(Message.t("tableref.demo_cheops.lays_sells" if sell else "tableref.demo_cheops.lays_keeps", **args),
@@ -85,7 +87,9 @@ def turn(moves: int, player: str, tile: str, space: str, colour: str, *, sell: b
                         **args, stack=stack)
     else:
         say = Message.t("tableref.demo_cheops.declares_last", **args)
-    return lay, Step(say, declare=declared, expect_moves=moves, pause=SOLD_PAUSE if sell else 1.0)
+    over = stack is None
+    return lay, Step(say, declare=declared, expect_moves=moves, pause=SOLD_PAUSE if sell else 1.0, expect_over=over,
+                     extra={"expect_score": final_scores} if over else {})
 
 
 FINAL_SCORES = {"blue": 50, "red": 40, "green": 40}  # the engine's final scoring of this game (provisional price tables)
@@ -109,9 +113,8 @@ SCRIPT += (
     *turn(11, "red", "B", "r10c3", "yellow", sell=True, stack=1),
     *turn(12, "green", "A", "r11c11", "yellow", sell=True, stack=2),
 )
-_LAY, _LAST = turn(13, "blue", "C", "r10c7", "yellow", sell=True, stack=None)  # yellow's fourth: a second full table
-SCRIPT += (_LAY, Step(_LAST.say, declare=_LAST.declare, expect_moves=13, expect_over=True, pause=SOLD_PAUSE,
-                      extra={"expect_score": FINAL_SCORES}))
+SCRIPT += turn(13, "blue", "C", "r10c7", "yellow", sell=True, stack=None,  # yellow's fourth: a second full table
+               final_scores=FINAL_SCORES)
 
 DEMO_SETUP = {"players": ["blue", "red", "green"], "seed": 4}
 

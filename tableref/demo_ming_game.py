@@ -22,10 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.core.types import Message, player_label
+from tableref import demo_plan
+from tableref.demo_plan import UNDO, replay
+from tableref.demo_plan import table_changes as _pieces
 from tableref.demo_script import Step
 
 R, B, Y = "red", "blue", "yellow"
-UNDO = "undo"
 
 
 def _take(p: str, prov: str) -> dict[str, Any]:
@@ -115,20 +117,7 @@ FINAL_SCORES = {"red": 24, "blue": 20, "yellow": 20}  # the engine's scores afte
 def played(opening: tuple[dict[str, Any], ...] = OPENING,
            plan: tuple[tuple[Any, Message | None], ...] = PLAN) -> list[dict[str, Any]]:
     """The moves the demo's game record holds: the opening and the plan, less the undone move."""
-    out = list(opening)
-    for entry, _lead in plan:
-        if entry == UNDO:
-            out.pop()
-        else:
-            out.append(entry)
-    return out
-
-
-def _pieces(diff: Any) -> tuple[tuple[tuple[str, str, str], ...], tuple[tuple[str, str, str], ...]]:
-    """(put, take) for a board difference, one entry per piece."""
-    put = tuple((str(s), p.owner, p.kind) for s, p, n in diff.added for _ in range(n))
-    take = tuple((str(s), p.owner, p.kind) for s, p, n in diff.removed for _ in range(n))
-    return put, take
+    return demo_plan.played(opening, plan)
 
 
 def _say(game: Any, state: Any, move: Any, data: dict[str, Any]) -> Message:
@@ -168,13 +157,7 @@ def _lead(lead: Message | None, say: Message) -> Message:
 def steps(setup: dict[str, Any], opening: tuple[dict[str, Any], ...] = OPENING,
           plan: tuple[tuple[Any, Message | None], ...] = PLAN) -> tuple[Step, ...]:
     """The plan's steps, after the opening's moves; each checks the number of accepted moves."""
-    from scorer.core.game import SetupOptions
-    from scorer.core.registry import get_game
-
-    game = get_game("ming")
-    state = game.setup(SetupOptions.from_json(setup))
-    for data in opening:
-        state = game.apply(state, game.move_from_json(data))
+    game, state = replay("ming", setup, opening)
     n = len(opening)
     out: list[Step] = []
     last: tuple[Any, Any] | None = None  # (state before, the move) of the last move, for an undo

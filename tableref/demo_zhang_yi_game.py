@@ -39,6 +39,9 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.core.types import Message, player_label
+from tableref import demo_plan
+from tableref.demo_plan import replay
+from tableref.demo_plan import table_changes as _pieces
 from tableref.demo_script import Step
 
 R, B = "red", "blue"
@@ -131,14 +134,7 @@ FINAL_SCORES = {"blue": 1, "red": 0}  # the engine's scores: blue backed Han, th
 def played(opening: tuple[dict[str, Any], ...] = OPENING,
            plan: tuple[tuple[dict[str, Any], Message | None], ...] = PLAN) -> list[dict[str, Any]]:
     """The moves the demo's game record holds: the opening and the plan."""
-    return [*opening, *(m for m, _lead in plan)]
-
-
-def _pieces(diff: Any) -> tuple[tuple[tuple[str, str, str], ...], tuple[tuple[str, str, str], ...]]:
-    """(put, take) for a board difference, one entry per counter."""
-    put = tuple((str(s), p.owner, p.kind) for s, p, n in diff.added for _ in range(n))
-    take = tuple((str(s), p.owner, p.kind) for s, p, n in diff.removed for _ in range(n))
-    return put, take
+    return demo_plan.played(opening, plan)
 
 
 def _say(state: Any, data: dict[str, Any]) -> Message:
@@ -203,13 +199,7 @@ def steps(setup: dict[str, Any], opening: tuple[dict[str, Any], ...] = OPENING,
           plan: tuple[tuple[dict[str, Any], Message | None], ...] = PLAN) -> tuple[Step, ...]:
     """The plan's steps, after the opening's moves; each checks the number of accepted moves, the
     last one the end of the game and the final scores."""
-    from scorer.core.game import SetupOptions
-    from scorer.core.registry import get_game
-
-    game = get_game("zhang_yi")
-    state = game.setup(SetupOptions.from_json(setup))
-    for data in opening:
-        state = game.apply(state, game.move_from_json(data))
+    game, state = replay("zhang_yi", setup, opening)
     n = len(opening)
     out: list[Step] = []
     for i, (data, lead) in enumerate(plan):

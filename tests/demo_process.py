@@ -38,6 +38,16 @@ def finish(proc: subprocess.Popen, timeout: float) -> str:
     return out
 
 
+def three_modes(tmp_path: Path, game: str, sensors_timeout: float, camera_timeout: float) -> tuple[str, str, str]:
+    """The game's demo run side by side as ``--camera-only``, camera and sensor board, and ``--no-camera``
+    (saving into ``tmp_path``/camera-only, /both and /sensors): their outputs in that order."""
+    camera_only = start_demo(tmp_path / "camera-only", "--game", game, "--camera-only")
+    both = start_demo(tmp_path / "both", "--game", game)
+    sensors = start_demo(tmp_path / "sensors", "--game", game, "--no-camera")
+    out_sensors = finish(sensors, sensors_timeout)
+    return finish(camera_only, camera_timeout), finish(both, camera_timeout), out_sensors
+
+
 def game_record(data_dir: Path) -> dict:
     return json.loads((data_dir / "game-1.json").read_text())
 

@@ -15,18 +15,13 @@ import pytest
 
 pytest.importorskip("hardware.camera")
 
-from demo_process import enrolled_before_the_first_move, finish, flag_lines, game_record, moves, start_demo  # noqa: E402
+from demo_process import enrolled_before_the_first_move, flag_lines, game_record, moves, three_modes  # noqa: E402
 from demo_process import final_board as board_of_record  # noqa: E402
 
 
 @pytest.mark.slow
 def test_cheops_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path: Path) -> None:
-    camera_only = start_demo(tmp_path / "camera-only", "--game", "cheops", "--camera-only")
-    both = start_demo(tmp_path / "both", "--game", "cheops")
-    reference = start_demo(tmp_path / "sensors", "--game", "cheops", "--no-camera")
-    out_ref = finish(reference, 120)
-    out_both = finish(both, 240)
-    out = finish(camera_only, 240)
+    out, out_both, out_ref = three_modes(tmp_path, "cheops", 120, 240)
     # camera only: no sensor board; enrolled through the dashboard's flow before the first move
     assert "note: camera only: no sensor board" in out and "[DEVICE] sensor-board" not in out
     assert enrolled_before_the_first_move(out), out

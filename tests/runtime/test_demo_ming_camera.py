@@ -22,7 +22,7 @@ import pytest
 
 pytest.importorskip("hardware.camera")
 
-from demo_process import enrolled_before_the_first_move, finish, flag_lines, game_record, moves, start_demo  # noqa: E402
+from demo_process import enrolled_before_the_first_move, flag_lines, game_record, moves, three_modes  # noqa: E402
 from demo_process import final_board as board_of_record  # noqa: E402
 from scorer.core import Piece, get_game  # noqa: E402
 from tableref.demo import build_game_demo, game_demo, wait_until  # noqa: E402
@@ -66,12 +66,7 @@ def hand_held_the_move_back(out: str) -> bool:
 
 @pytest.mark.slow
 def test_ming_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path: Path) -> None:
-    camera_only = start_demo(tmp_path / "camera-only", "--game", "ming", "--camera-only")
-    both = start_demo(tmp_path / "both", "--game", "ming")
-    reference = start_demo(tmp_path / "sensors", "--game", "ming", "--no-camera")
-    out_ref = finish(reference, 200)  # the three side by side: some 30-45 s each alone at --speed 6
-    out_both = finish(both, 200)
-    out = finish(camera_only, 200)
+    out, out_both, out_ref = three_modes(tmp_path, "ming", 200, 200)  # side by side: some 30-45 s each alone at --speed 6
     # camera only: no sensor board; enrolled through the dashboard's flow before the first move
     assert "note: camera only: no sensor board" in out and "[DEVICE] sensor-board" not in out
     assert enrolled_before_the_first_move(out), out

@@ -22,7 +22,7 @@ import pytest
 
 pytest.importorskip("hardware.camera")
 
-from demo_process import enrolled_before_the_first_move, final_board, finish, flag_lines, game_record, start_demo  # noqa: E402
+from demo_process import enrolled_before_the_first_move, final_board, flag_lines, game_record, three_modes  # noqa: E402
 
 from scorer.core.game import SetupOptions  # noqa: E402
 from scorer.core.registry import get_game  # noqa: E402
@@ -69,12 +69,7 @@ def game_over(out: str) -> None:
 
 @pytest.mark.slow
 def test_zhang_yi_demo_read_by_the_camera_alone_and_with_the_sensor_board(tmp_path: Path) -> None:
-    camera_only = start_demo(tmp_path / "camera-only", "--game", "zhang_yi", "--camera-only")
-    both = start_demo(tmp_path / "both", "--game", "zhang_yi")
-    reference = start_demo(tmp_path / "sensors", "--game", "zhang_yi", "--no-camera")
-    out_ref = finish(reference, 150)
-    out = finish(both, 240)
-    out_only = finish(camera_only, 240)
+    out_only, out, out_ref = three_modes(tmp_path, "zhang_yi", 150, 240)
     # camera only: no sensor board; enrolled (talents among the pieces) before the first move
     assert "note: camera only: no sensor board" in out_only and "[DEVICE] sensor-board" not in out_only
     assert enrolled_before_the_first_move(out_only), out_only
