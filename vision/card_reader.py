@@ -11,7 +11,7 @@ convention of ``vision.card_rows`` shows:
 * a **crosswise** card (the dragon) by its own owner square in the band below the index band;
   the card it covers keeps showing its index above it, so it stays reported;
 * **tokens**: discs at the token spots (face up) and discs in the row (a claimed token: the
-  owner of the card it lies on), their value by their printed face.
+  owner of the card it lies on), their value by their printed face (``vision.card_tokens``).
 
 What the camera cannot see is not guessed: a card whose index another card or a hand hides is not
 reported (the players' declarations and the sensor board cover it). The hand test is
@@ -35,6 +35,7 @@ import numpy as np
 from scorer.core.types import Piece
 from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
 from vision.card_rows import INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, crosswise_kinds
+from vision.card_tokens import TokenFinder
 from vision.colour_classes import UNKNOWN, ColourClassifier
 from vision.detection import Detection, SpaceResult
 from vision.enrolment import TableModel
@@ -46,13 +47,6 @@ from vision.table_reader import TableReader
 MAX_CARDS = 31  # the most cards one row holds in random 5-player games (scorer.games.great_wall.simulate): the fan's least pitch
 SQUARE_MIN_SHARE = 0.35  # an owner blob of at least this share of a square's area is a card's index
 SEARCH_MM = 3.0  # a panel or token face is looked for this far around where it should be
-TOKEN_SCORE = 0.35  # a token face's correlation: at least this where a token lies ...
-TOKEN_RIM = 85.0  # ... and its rim this sharp (summed BGR difference across it)
-MISS_SPOT = 0.3  # a rim spot whose face matches no token gives up this share of a token's diameter around it
-MAX_MISSES = 12  # rim spots per box tried in vain before the search stops (the print's edges are many)
-RIM_MM = 2.0
-RIM_STEP = 2  # px: the rim is measured on every other pixel (a token is 26 mm across)
-RIM_ANGLES = 16
 ARM_MM2 = 1500.0  # foreground at the board's edge with this much outside the sections is an arm
 ARM_CLOSE_MM = 3.0
 ARM_OPEN_MM = 4.0  # the arm test's foreground without what is narrower than twice this (an arm is far wider; the
@@ -130,7 +124,6 @@ class CardReader(TableReader):
                     x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
                     self.token_boxes[i] = (max(0, x0), max(0, y0), min(w, x1), min(h, y1))
         self.faces = FaceBook(layout, faces_of(self.model, layout), s)
-        self._ref_rims: dict[tuple[int, int, int, int], np.ndarray] = {}
         # deck colours only: a yellow index must not be taken for a token's gold (tokens are found by their rim)
         self.colours = ColourClassifier(replace(self.model, colours={o: v for o, v in self.model.colours.items()
                                                                      if o != "neutral" and not o.startswith("~")}))
@@ -164,6 +157,7 @@ class CardReader(TableReader):
         d = max((layout.pieces[k].size[0] for k in self.token_kinds), default=26.0)
         self.token_px = np.pi * (d / 2) ** 2 * s * s
         self.token_d = d
+        self.token_finder = TokenFinder(self.model.reference, s, d, self.token_kinds, self._best)
 
     # ------------------------------------------------------------------ per frame
     def _read_part(self, frame: np.ndarray, reg: Registration, thumb: np.ndarray, at: float, t0: float,
@@ -419,69 +413,15 @@ class CardReader(TableReader):
         out = []
         area = self.token_boxes.get(i)
         if area is not None:
-            for x, y, kind, score in self._find_tokens(corrected, area):
+            for x, y, kind, score in self.token_finder.find(corrected, area):
                 out.append(((Piece("neutral", kind), score), x, y))
         if lefts:
             y0 = row.top + TOKEN_Y_MM - self.token_d / 2 - SEARCH_MM
             y1 = row.top + TOKEN_Y_MM + self.token_d / 2 + SEARCH_MM
-            for x, y, kind, score in self._find_tokens(corrected, self._band(row, y0, y1)):
+            for x, y, kind, score in self.token_finder.find(corrected, self._band(row, y0, y1)):
                 under = [o for left, o in lefts if left <= x]
                 out.append(((Piece(under[-1] if under else lefts[0][1], kind), score), x, y))
         return out
-
-    def _find_tokens(self, corrected: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[float, float, str, float]]:
-        """Tokens in a box of the board (px): (x mm, y mm, kind, score) per token. A token is a
-        disc of its size whose rim stands out (``_rim_map``); its value is the enrolled token face
-        that matches best there (``FaceBook``, in its four turns)."""
-        rim = self._rim_map(corrected, box)
-        if rim is None:
-            return []
-        if box not in self._ref_rims:  # the print's own circles and corners are no token
-            self._ref_rims[box] = self._rim_map(self.model.reference, box)
-        rim = rim - self._ref_rims[box]
-        x0, y0 = box[:2]
-        candidates = [Piece("neutral", k) for k in self.token_kinds]
-        out = []
-        r = int(round(1.1 * self.token_d * self.s / RIM_STEP))  # two tokens lie a diameter apart at least (the spots further)
-        # a rim that is no token (a card's edge, a token's shadow) may lie just beside one: only its own spot is
-        # given up, so that the token's spot is still tried (a disc as wide as a token would wipe it out)
-        near = max(1, int(round(MISS_SPOT * self.token_d * self.s / RIM_STEP)))
-        work = rim.copy()
-        misses = 0
-        while misses <= MAX_MISSES:
-            _, v, _, loc = cv2.minMaxLoc(work)
-            if v < TOKEN_RIM:
-                break
-            cx, cy = (x0 + loc[0] * RIM_STEP) / self.s, (y0 + loc[1] * RIM_STEP) / self.s
-            kind, score = self._best(corrected, (cx, cy), candidates)
-            if kind is not None and score >= TOKEN_SCORE:
-                cv2.circle(work, loc, r, -1.0, -1)
-                out.append((cx, cy, kind.kind, score))
-            else:
-                cv2.circle(work, loc, near, -1.0, -1)
-                misses += 1
-        return out
-
-    def _rim_map(self, corrected: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
-        """For every ``RIM_STEP``-th pixel of ``box``: the median colour difference across the rim
-        of a token's disc centred there (inside against outside); a token's edge stands out, a
-        card's print has no such circle."""
-        x0, y0, x1, y1 = box
-        if x1 <= x0 or y1 <= y0:
-            return None
-        r = self.token_d / 2 * self.s
-        reach = int(np.ceil(r + RIM_MM * self.s)) + 1
-        img = cv2.copyMakeBorder(corrected, reach, reach, reach, reach, cv2.BORDER_REPLICATE).astype(np.int16)
-        st = RIM_STEP
-        diffs = []
-        for a in np.linspace(0, 2 * np.pi, RIM_ANGLES, endpoint=False):
-            c, sn = np.cos(a), np.sin(a)
-            dxi, dyi = int(round((r - RIM_MM * self.s) * c)), int(round((r - RIM_MM * self.s) * sn))
-            dxo, dyo = int(round((r + RIM_MM * self.s) * c)), int(round((r + RIM_MM * self.s) * sn))
-            inner = img[y0 + reach + dyi:y1 + reach + dyi:st, x0 + reach + dxi:x1 + reach + dxi:st]
-            outer = img[y0 + reach + dyo:y1 + reach + dyo:st, x0 + reach + dxo:x1 + reach + dxo:st]
-            diffs.append(np.abs(inner - outer).sum(axis=2))
-        return np.median(np.stack(diffs), axis=0).astype(np.float32)
 
 
 def reader_for_layout(layout: Layout, model: TableModel | None = None, **kw):

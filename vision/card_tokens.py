@@ -1,0 +1,95 @@
+"""Tokens on a play mat of card rows (The Great Wall), found by their rim and read by their face.
+
+A token is a disc of known size whose rim stands out from what lies around it (``rim_map``: the
+colour difference across a circle of the token's size, measured every ``RIM_STEP`` px); the
+print's own circles and corners are taken off by the same map of the empty board. The strongest
+rim spots are tried one by one, and the enrolled token face that matches best there
+(``best``: ``FaceBook`` in its four turns) names the token's value; a spot that matches no face
+gives up only its own surroundings, so a token beside a card's edge is still tried.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from scorer.core.types import Piece
+
+TOKEN_SCORE = 0.35  # a token face's correlation: at least this where a token lies ...
+TOKEN_RIM = 85.0  # ... and its rim this sharp (summed BGR difference across it)
+MISS_SPOT = 0.3  # a rim spot whose face matches no token gives up this share of a token's diameter around it
+MAX_MISSES = 12  # rim spots per box tried in vain before the search stops (the print's edges are many)
+RIM_MM = 2.0
+RIM_STEP = 2  # px: the rim is measured on every other pixel (a token is 26 mm across)
+RIM_ANGLES = 16
+
+Box = tuple[int, int, int, int]
+BestFace = Callable[[np.ndarray, tuple[float, float], list[Piece]], tuple[Piece | None, float]]
+
+
+class TokenFinder:
+    """Finds tokens in boxes of the rectified board (px), against the table's empty board."""
+
+    def __init__(self, reference: np.ndarray, s: float, token_d: float, token_kinds: Sequence[str], best: BestFace):
+        self.reference = reference
+        self.s = s
+        self.token_d = token_d
+        self.candidates = [Piece("neutral", k) for k in token_kinds]
+        self.best = best
+        self._ref_rims: dict[Box, np.ndarray | None] = {}
+
+    def find(self, corrected: np.ndarray, box: Box) -> list[tuple[float, float, str, float]]:
+        """(x mm, y mm, kind, score) per token found in ``box``."""
+        rim = self.rim_map(corrected, box)
+        if rim is None:
+            return []
+        if box not in self._ref_rims:  # the print's own circles and corners are no token
+            self._ref_rims[box] = self.rim_map(self.reference, box)
+        rim = rim - self._ref_rims[box]
+        x0, y0 = box[:2]
+        out = []
+        r = int(round(1.1 * self.token_d * self.s / RIM_STEP))  # two tokens lie a diameter apart at least (the spots further)
+        # a rim that is no token (a card's edge, a token's shadow) may lie just beside one: only its own spot is
+        # given up, so that the token's spot is still tried (a disc as wide as a token would wipe it out)
+        near = max(1, int(round(MISS_SPOT * self.token_d * self.s / RIM_STEP)))
+        work = rim.copy()
+        misses = 0
+        while misses <= MAX_MISSES:
+            _, v, _, loc = cv2.minMaxLoc(work)
+            if v < TOKEN_RIM:
+                break
+            cx, cy = (x0 + loc[0] * RIM_STEP) / self.s, (y0 + loc[1] * RIM_STEP) / self.s
+            kind, score = self.best(corrected, (cx, cy), self.candidates)
+            if kind is not None and score >= TOKEN_SCORE:
+                cv2.circle(work, loc, r, -1.0, -1)
+                out.append((cx, cy, kind.kind, score))
+            else:
+                cv2.circle(work, loc, near, -1.0, -1)
+                misses += 1
+        return out
+
+    def rim_map(self, image: np.ndarray, box: Box) -> np.ndarray | None:
+        """For every ``RIM_STEP``-th pixel of ``box``: the median colour difference across the rim
+        of a token's disc centred there (inside against outside); a token's edge stands out, a
+        card's print has no such circle."""
+        x0, y0, x1, y1 = box
+        if x1 <= x0 or y1 <= y0:
+            return None
+        r = self.token_d / 2 * self.s
+        reach = int(np.ceil(r + RIM_MM * self.s)) + 1
+        img = cv2.copyMakeBorder(image, reach, reach, reach, reach, cv2.BORDER_REPLICATE).astype(np.int16)
+        st = RIM_STEP
+        diffs = []
+        for a in np.linspace(0, 2 * np.pi, RIM_ANGLES, endpoint=False):
+            c, sn = np.cos(a), np.sin(a)
+            dxi, dyi = int(round((r - RIM_MM * self.s) * c)), int(round((r - RIM_MM * self.s) * sn))
+            dxo, dyo = int(round((r + RIM_MM * self.s) * c)), int(round((r + RIM_MM * self.s) * sn))
+            inner = img[y0 + reach + dyi:y1 + reach + dyi:st, x0 + reach + dxi:x1 + reach + dxi:st]
+            outer = img[y0 + reach + dyo:y1 + reach + dyo:st, x0 + reach + dxo:x1 + reach + dxo:st]
+            diffs.append(np.abs(inner - outer).sum(axis=2))
+        return np.median(np.stack(diffs), axis=0).astype(np.float32)
+
+
+__all__ = ["TokenFinder", "TOKEN_SCORE", "TOKEN_RIM"]
