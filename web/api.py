@@ -182,11 +182,14 @@ def _game_info(game: Any) -> dict[str, Any]:
     # a game may still accept retired variants in records (marked deprecated): the form does not offer them
     variants = items.get("enum") or next((b.get("enum", []) for b in items.get("anyOf", []) if not b.get("deprecated")), [])
     cards = schema.get("cards", {}).get("enum", [])
+    # a 2-player table's spare colour standing for the neutral pieces (Ming's neutral_colour), if the game has one
+    spare = schema.get("neutral_colour", {}).get("enum")
     return {"id": game.id, "name": game.name.to_json(), "min_players": game.min_players, "max_players": game.max_players,
             "colours": FALLBACK_COLOURS if free else colours, "free_names": free, "variants": variants, "cards": cards,
             "boards": bool(getattr(board_kit(game.id), "setup_key", None)),
             "capture": board_kit(game.id) is not None,
-            "confirmations": [{"key": k, "text": m.to_json()} for k, m in game.setup_confirmations()]}
+            "confirmations": [{"key": k, "text": m.to_json()} for k, m in game.setup_confirmations()],
+            "neutral_colours": spare or []}
 
 
 @api.get("/games")
@@ -307,7 +310,13 @@ def checked_setup(body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         if key not in offered:
             raise BadInput(Message.t('web.api.nothing_to_confirm_called_in', key_=key), field="confirm")
         setup[key] = True
+    if body.get("neutral_colour"):
+        if body["neutral_colour"] not in info["neutral_colours"]:
+            raise BadInput(Message.t("web.api.no_neutral_colour", colour=body["neutral_colour"]), field="neutral_colour")
+        setup["neutral_colour"] = body["neutral_colour"]
     if "cards" in body:
+        if body["cards"] not in info["cards"]:
+            raise BadInput(Message.t("web.api.unknown_cards", cards=body["cards"], choices=tuple(info["cards"])), field="cards")
         setup["cards"] = body["cards"]
     if "seed" in body:
         setup["seed"] = body["seed"]

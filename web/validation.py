@@ -28,9 +28,10 @@ NEW_GAME = {
         "board": {"type": "string", "maxLength": 48},
         "players": {"type": "array", "minItems": 1, "maxItems": 8, "items": {"type": "string", "maxLength": 16}},
         "variants": {"type": "array", "maxItems": 16, "items": {"type": "string", "maxLength": 48}},
-        "cards": {"enum": ["tracked", "untracked"]},
+        "cards": {"type": "string", "maxLength": 16},  # the game's own choices (checked_setup)
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
         "confirm": {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 48}},
+        "neutral_colour": {"type": "string", "maxLength": 16},
     },
 }
 DECLARE = {"type": "object", "required": ["move"], "additionalProperties": False,

@@ -252,3 +252,21 @@ def test_zhang_yi_asks_before_using_its_invented_map(admin, service, api):
     assert r.status_code == 200, r.get_json()
     snap = service.snapshot()
     assert snap["game"] == "zhang_yi" and snap["setup"]["sample_map_confirmed"] is True
+
+
+def test_ming_neutral_colour_is_offered_and_checked(admin, service, api):
+    games = {g["id"]: g for g in api.get("/api/games").get_json()["games"]}
+    assert set(games["ming"]["neutral_colours"]) == {"yellow", "green", "blue", "red"} and games["china"]["neutral_colours"] == []
+    before = service.snapshot()["version"]
+    played = admin.post("/api/game/new", {"game": "ming", "players": ["red", "blue"], "neutral_colour": "red"})
+    assert played.status_code == 400 and "red" in played.get_json()["error"]["message"]["en"]  # a colour that plays
+    other = admin.post("/api/game/new", {"game": "china", "players": ["red", "blue", "green"], "neutral_colour": "yellow"})
+    assert other.status_code == 400 and other.get_json()["error"]["field"] == "neutral_colour"
+    assert "代表中立" in other.get_json()["error"]["message"]["zh"]
+    cards = admin.post("/api/game/new", {"game": "ming", "players": ["red", "blue"], "cards": "tracked"})  # China's choice
+    assert cards.status_code == 400 and cards.get_json()["error"]["field"] == "cards"
+    assert "declared" in cards.get_json()["error"]["message"]["en"]
+    assert service.snapshot()["version"] == before  # nothing started
+    r = admin.post("/api/game/new", {"game": "ming", "players": ["red", "blue"], "neutral_colour": "green"})
+    assert r.status_code == 200, r.get_json()
+    assert service.snapshot()["setup"]["neutral_colour"] == "green"

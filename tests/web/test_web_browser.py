@@ -358,3 +358,32 @@ def test_zhang_yi_starts_from_the_form_once_the_sample_map_is_confirmed(live_ser
     page.wait_for_selector(f"article[data-player='{first}'] .breakdown dt")
     assert "支持的诸侯：国力" in page.locator(f"article[data-player='{first}'] .breakdown").text_content()
     screenshot(page, "scoreboard-zhang-yi-zh")
+
+
+def test_ming_two_players_choose_the_colour_of_their_neutral_pieces(live_server, browser_page):
+    """The field shows only for two players, offers only the colours nobody plays, and the game
+    starts with it in its set-up (the table then renames that colour to neutral)."""
+    page, svc = browser_page, live_server.service
+    login(page, live_server.url)
+    page.goto(live_server.url + "new")
+    page.wait_for_selector("#game option[value='ming']", state="attached")
+    page.select_option("#game", "ming")
+    page.wait_for_selector('.seat[data-seat="3"]')
+    seats = page.locator(".seat")
+    for i in range(seats.count()):
+        seats.nth(i).select_option("")
+    page.select_option('.seat[data-seat="1"]', "red")
+    page.select_option('.seat[data-seat="2"]', "blue")
+    assert page.locator("#neutral-field").is_visible()
+    offered = page.locator("#neutral-colour option").evaluate_all("os => os.map(o => o.value)")
+    assert offered == ["", "yellow", "green"]  # none, then the spare colours only
+    page.select_option('.seat[data-seat="3"]', "yellow")
+    assert page.locator("#neutral-field").is_hidden()  # three players: no neutral pieces
+    page.select_option('.seat[data-seat="3"]', "")
+    page.select_option("#neutral-colour", "green")
+    screenshot(page, "new-game-ming-neutral")
+    page.click("#start")
+    page.wait_for_url(live_server.url, timeout=5000)
+    snap = svc.snapshot()
+    assert snap["game"] == "ming" and snap["setup"]["neutral_colour"] == "green" and snap["players"] == ["red", "blue"]
+    assert snap["setup"]["cards"] == "declared"  # Ming's own card choices (the form used to send only China's)

@@ -19,7 +19,7 @@
         el("option", { value: "", text: t("new.empty_seat") }),
         g.colours.map((c) => el("option", { value: c, text: TR.colour(c) })));
       if (i < g.min_players) sel.value = g.colours[i];
-      sel.addEventListener("change", () => { paintSeat(sel); boardsFor(); });
+      sel.addEventListener("change", () => { paintSeat(sel); boardsFor(); neutralFor(); });
       box.append(el("label", { class: "seat-row" }, el("span", { class: "seat-no", text: t("new.seat", { n: i + 1 }) }), sel));
       paintSeat(sel);
     }
@@ -44,6 +44,16 @@
       const def = game().id !== "china" ? (fit[0] || {}).id : n >= 5 ? "china-b" : "china-a";
       if (fit.some((b) => b.id === def)) sel.value = def;
     }
+  }
+
+  // 2 players: the spare colour whose pieces stand for the neutral ones (Ming), offered among the colours nobody plays
+  function neutralFor() {
+    const g = game(), sel = $("#neutral-colour"), prev = sel.value, taken = players();
+    const spare = (g.neutral_colours || []).filter((c) => !taken.includes(c));
+    $("#neutral-field").hidden = !spare.length || taken.length !== 2;
+    clear(sel).append(el("option", { value: "", text: t("new.neutral_none") }),
+      ...spare.map((c) => el("option", { value: c, text: TR.colour(c) })));
+    if (spare.includes(prev)) sel.value = prev;
   }
 
   function variants() {
@@ -72,7 +82,7 @@
   }
 
   $("#cards").addEventListener("change", () => { $("#seed-field").hidden = $("#cards").value !== "tracked"; });
-  $("#game").addEventListener("change", () => { seats(); variants(); boardsFor(); $("#board-field").hidden = !game().boards; });
+  $("#game").addEventListener("change", () => { seats(); variants(); boardsFor(); neutralFor(); $("#board-field").hidden = !game().boards; });
 
   $("#new-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -84,6 +94,7 @@
     const vs = [...document.querySelectorAll(".variant:checked")].map((x) => x.value);
     if (vs.length) body.variants = vs;
     if (!$("#cards-field").hidden) body.cards = $("#cards").value;
+    if (!$("#neutral-field").hidden && $("#neutral-colour").value) body.neutral_colour = $("#neutral-colour").value;
     if (!$("#seed-field").hidden && $("#seed").value !== "") body.seed = parseInt($("#seed").value, 10);
     const ok = [...document.querySelectorAll(".confirm-item:checked")].map((x) => x.value);
     if (ok.length) body.confirm = ok;
@@ -110,6 +121,8 @@
     if (body.board && [...$("#board").options].some((o) => o.value === body.board)) $("#board").value = body.board;
     document.querySelectorAll(".variant").forEach((x) => { x.checked = (body.variants || []).includes(x.value); });
     document.querySelectorAll(".confirm-item").forEach((x) => { x.checked = (body.confirm || []).includes(x.value); });
+    neutralFor();
+    if (body.neutral_colour) $("#neutral-colour").value = body.neutral_colour;
     if (body.cards) $("#cards").value = body.cards;
     $("#seed-field").hidden = $("#cards").value !== "tracked";
     if (body.seed !== undefined) $("#seed").value = String(body.seed);
@@ -126,6 +139,7 @@
     seats();
     variants();
     boardsFor();
+    neutralFor();
     $("#board-field").hidden = !game().boards;
   });
   TR.gameForm = { ready, set };
