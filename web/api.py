@@ -189,7 +189,7 @@ def _game_info(game: Any) -> dict[str, Any]:
             "boards": bool(getattr(board_kit(game.id), "setup_key", None)),
             "capture": board_kit(game.id) is not None,
             "confirmations": [{"key": k, "text": m.to_json()} for k, m in game.setup_confirmations()],
-            "neutral_colours": spare or []}
+            "neutral_colours": spare or [], "deals": game.setup_deals()}
 
 
 @api.get("/games")

@@ -260,6 +260,12 @@ class Game(ABC, Generic[S, M]):
         """
         return ()
 
+    def setup_deals(self) -> bool:
+        """True when a new game needs a ``seed`` from which the engine deals what lies face up at
+        set-up (the players then lay the table as the Board page shows). A dashboard asks for one,
+        as it does for tracked cards."""
+        return False
+
     def describe_move(self, move: M) -> Message:
         """A short bilingual description of a move for history lists."""
         return Message(repr(move), repr(move))

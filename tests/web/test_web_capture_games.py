@@ -111,11 +111,14 @@ def test_cheops_capture_saves_valid_files_and_a_game_runs_on_them(live_server, b
     page.select_option("#game", "cheops")
     page.wait_for_selector("#board option[value='kitchen-cheops']", state="attached")
     page.select_option("#board", "kitchen-cheops")
-    # started with a seed (the form offers no seed for Cheops, whose set-up deals the price tables and the pyramid)
-    res = page.evaluate("""async () => (await TR.api('POST', '/api/game/new',
-        {game: 'cheops', players: ['blue', 'red', 'green'], board: document.querySelector('#board').value, seed: 4})).status""")
-    assert res == 200
+    # started from the form, with the deal number it offers (Cheops' set-up deals the price tables and the pyramid)
+    assert page.locator("#seed-field").is_visible() and page.locator("#seed").input_value() != ""
+    assert page.locator("#seed-label").text_content() == "Deal number"
+    page.fill("#seed", "4")
+    page.click("#start")
+    page.wait_for_url(live_server.url, timeout=5000)
     snap = live_server.service.snapshot()
+    assert snap["setup"]["seed"] == 4
     assert snap["game"] == "cheops" and snap["board_id"].endswith("kitchen-cheops.json")
     page.goto(live_server.url + "board")
     page.wait_for_selector('g.kit-space[data-space="dot-grey"]', timeout=10_000)

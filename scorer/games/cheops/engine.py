@@ -188,6 +188,9 @@ class CheopsEngine(Game[CheopsState, CheopsMove]):
     def setup_schema(self) -> Mapping[str, Any]:
         return setup_schema()
 
+    def setup_deals(self) -> bool:
+        return True  # the price tables and the pyramid's treasures: dealt from a seed unless given one by one
+
     def describe_move(self, move: CheopsMove) -> Message:
         return describe_move(move)
 

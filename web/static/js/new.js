@@ -70,7 +70,7 @@
     $("#cards-field").hidden = !g.cards.length;
     for (const c of g.cards) cards.append(el("option", { value: c, text: TR.has("cards." + c) ? t("cards." + c) : c }));
     if (g.cards.includes("untracked")) cards.value = "untracked";
-    $("#seed-field").hidden = cards.value !== "tracked";
+    seedField();
     // things the game will not assume for the players (e.g. Zhang Yi's invented sample map)
     const conf = clear($("#confirm-field"));
     const asks = g.confirmations || [];
@@ -81,7 +81,15 @@
     }
   }
 
-  $("#cards").addEventListener("change", () => { $("#seed-field").hidden = $("#cards").value !== "tracked"; });
+  // a seed: for tracked cards, and for games that deal the table from one (Cheops' price tables and pyramid)
+  function seedField() {
+    const deals = !!game().deals;
+    $("#seed-field").hidden = !deals && $("#cards").value !== "tracked";
+    $("#seed-label").textContent = t(deals ? "new.deal_seed" : "new.seed");
+    $("#seed-help").textContent = deals ? t("new.deal_seed_help") : "";
+    if (deals && $("#seed").value === "") $("#seed").value = String(Math.floor(Math.random() * 1e6));
+  }
+  $("#cards").addEventListener("change", seedField);
   $("#game").addEventListener("change", () => { seats(); variants(); boardsFor(); neutralFor(); $("#board-field").hidden = !game().boards; });
 
   $("#new-form").addEventListener("submit", async (ev) => {
@@ -124,7 +132,7 @@
     neutralFor();
     if (body.neutral_colour) $("#neutral-colour").value = body.neutral_colour;
     if (body.cards) $("#cards").value = body.cards;
-    $("#seed-field").hidden = $("#cards").value !== "tracked";
+    seedField();
     if (body.seed !== undefined) $("#seed").value = String(body.seed);
   }
 
