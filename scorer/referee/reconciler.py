@@ -9,6 +9,8 @@ engine expects, asks the game to explain the difference (``Game.explain``) and d
   - the reading is complete (the move cannot grow) and stayed on the table ``complete_grace`` s,
   - the next player's piece appears (the rest of the table is then a legal start of their turn),
   - nothing changed for ``quiet_timeout`` s (an incomplete move the player left as it is);
+  a reading that is legal only as the start of a move (The Great Wall: one token revealed where two
+  are due) is then flagged (``FlagKind.UNFINISHED``, the rule it breaks as it stands), not recorded;
 * no legal reading -> a ``Flag`` naming the rule(s) broken, the spaces and the fix, raised as soon
   as the involved spaces are stable, cleared as soon as the table is legal again.
 
@@ -67,6 +69,7 @@ class CloseReason(StrEnum):
 class FlagKind(StrEnum):
     ILLEGAL = "illegal"  # the table shows something no legal move explains
     CARDS = "cards"  # the cards tapped do not pay for the pieces on the table
+    UNFINISHED = "unfinished"  # a move shown only in part, that is no legal move as it stands, was left so (timeout, signal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,6 +516,8 @@ class Reconciler:
                 return out  # still waiting for cards that pay (or an override)
             if not unpaid:
                 self._clear_flag("corrected", out)
+        elif self.flag is not None and self.flag.kind == FlagKind.UNFINISHED and self.flag.moves == best.moves:
+            return out  # still the same unfinished move: finish it or take it back
         elif self.flag is not None:
             self._clear_flag("corrected", out)
         assert self.reading is not None
@@ -531,6 +536,13 @@ class Reconciler:
         if reason is None:
             return out
         self._signal = None
+        # a reading legal only as a part of a move (a reveal of one token where two are due) closed as it stands
+        # would be an illegal move: say which rule it breaks instead of recording it
+        unfinished = () if self.cards else tuple(v for m in moves for v in game.violations(state, m))
+        if unfinished:
+            spaces = tuple(dict.fromkeys(s for v in unfinished for s in v.spaces))
+            self._raise(Flag(FlagKind.UNFINISHED, unfinished, spaces, player, now, best.moves), out)
+            return out
         if unpaid:
             self.cards.clear()
             flag = Flag(FlagKind.CARDS, unpaid, tuple(dict.fromkeys(s for v in unpaid for s in v.spaces)), player, now, best.moves)
