@@ -42,206 +42,25 @@ engine's board: the table is expected to be ``visible_board(state)`` plus the of
 
 Pure: no I/O, no threads, time comes in as ``now``. The reconciler keeps only the transient
 tracking (pending reading, open flag, armed signal, undo wait); the game state belongs to the
-session that applies the accepted moves.
+session that applies the accepted moves. Its values (settings, readings, flags, decisions) are in
+``scorer.referee.decisions``, its pure helpers over moves and boards in ``scorer.referee.readings``;
+both are importable from here too.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from scorer.core.game import Explanation, Game
-from scorer.core.types import Board, BoardDiff, Message, Piece, SpaceId, Violation
+from scorer.core.types import Board, BoardDiff, Message, Violation
+from scorer.referee.decisions import (AcceptMove, ClearFlag, CloseReason, Decision, Flag, FlagKind, Follow, OrderQuestion,
+                                      RaiseFlag, Reading, ReadingChanged, ReconcilerSettings, SignalRefused, Step,
+                                      TableMatched)
+from scorer.referee.readings import (_by_appearance, _placements, apply_offset, compose_offsets, invisible_move, is_part_of,
+                                     remove_offset, shows_part_of, unexplained_violations, with_cards)
 from scorer.referee.stabiliser import StableView
-
-
-class CloseReason(StrEnum):
-    COMPLETE = "complete"  # a complete move stayed on the table for the grace time
-    TURN_DONE = "turn_done"  # the turn-done button or the dashboard
-    CARD = "card"  # cards tapped on the reader paid for the move
-    NEXT_PLAYER = "next_player"  # the next player's piece appeared
-    QUIET = "quiet_timeout"  # an incomplete move stayed unchanged for the quiet timeout
-
-
-class FlagKind(StrEnum):
-    ILLEGAL = "illegal"  # the table shows something no legal move explains
-    CARDS = "cards"  # the cards tapped do not pay for the pieces on the table
-    UNFINISHED = "unfinished"  # a move shown only in part, that is no legal move as it stands, was left so (timeout, signal)
-
-
-@dataclass(frozen=True, slots=True)
-class ReconcilerSettings:
-    complete_grace: float = 1.0
-    quiet_timeout: float = 10.0
-    max_busy: float = 5.0  # a space unsettled longer than this no longer holds decisions back
-    signal_ttl: float = 5.0  # an explicit signal waits this long for the table to settle
-    signal_grace: float = 1.0  # turn done on an unchanged table waits this long for pieces still being sensed
-    close_on_complete: bool = True
-    max_chain: int = 6  # how many turns ahead a burst of moves is followed
-    chain_branching: int = 3  # readings tried per turn when following a burst
-    order_candidates: int = 12  # first-turn readings compared when several turns are on the table at once
-    order_alternatives: int = 3  # other orders offered with a question
-    order_epsilon: float = 0.05  # seconds: appearance times closer than this do not tell an order
-
-    def __post_init__(self) -> None:
-        for name in ("complete_grace", "quiet_timeout", "max_busy", "signal_ttl", "signal_grace"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must not be negative")
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """A legal (possibly partial) move the table shows right now, not yet accepted."""
-
-    player: str | None
-    moves: tuple[Any, ...]
-    complete: bool
-    since: float
-    takeback: bool = False  # the pieces of an undone move, waiting to come off the table
-    cards: tuple[str, ...] = ()
-
-    def same(self, other: "Reading | None") -> bool:
-        return other is not None and (self.moves, self.takeback, self.complete) == (other.moves, other.takeback, other.complete)
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """The table is illegal: which rules, which spaces, what to do. ``moves``/``residual`` are the
-    reading used to name the rules (an override forces exactly this reading)."""
-
-    kind: FlagKind
-    violations: tuple[Violation, ...]
-    spaces: tuple[SpaceId, ...]
-    player: str | None
-    raised_at: float
-    moves: tuple[Any, ...] = ()
-    residual: BoardDiff = field(default_factory=BoardDiff)
-
-    @property
-    def key(self) -> tuple[Any, ...]:
-        return (self.kind, tuple((v.rule, v.spaces) for v in self.violations), self.residual)
-
-    @property
-    def message(self) -> Message:
-        return self.violations[0].message
-
-    @property
-    def fix(self) -> Message | None:
-        for v in self.violations:
-            if v.fix:
-                return v.fix
-        return None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind.value,
-            "violations": [v.to_json() for v in self.violations],
-            "spaces": list(self.spaces),
-            "player": self.player,
-            "raised_at": self.raised_at,
-            "message": self.message.to_json(),
-            "fix": self.fix.to_json() if self.fix else None,
-            "residual": self.residual.to_json(),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Follow:
-    """The rules moved pieces by themselves: per (space, piece) the counts the table may show on
-    its way to the engine's board (between the board the move itself left and the engine's, and
-    any earlier such boards the table had not caught up with)."""
-
-    bounds: tuple[tuple[SpaceId, Piece, int, int], ...]  # (space, piece, fewest, most)
-
-    @classmethod
-    def between(cls, boards: Sequence[Board], earlier: "Follow | None" = None) -> "Follow":
-        cells: dict[tuple[SpaceId, Piece], list[int]] = {}
-        keys = {(s, p) for b in boards for s in b.spaces() for p in b.pieces(s)}
-        keys |= {(s, p) for s, p, _lo, _hi in (earlier.bounds if earlier else ())}
-        for key in keys:
-            counts = [b.pieces(key[0]).get(key[1], 0) for b in boards]
-            cells[key] = [min(counts), max(counts)]
-        for s, p, lo, hi in (earlier.bounds if earlier else ()):
-            cells[(s, p)] = [min(lo, cells[(s, p)][0]), max(hi, cells[(s, p)][1])]
-        return cls(tuple(sorted((s, p, lo, hi) for (s, p), (lo, hi) in cells.items() if hi > lo or hi > 0)))
-
-    def seen(self, known: Any) -> bool:
-        """Every space the rules moved pieces on is seen by some source."""
-        return all(s in known for s, _p, lo, hi in self.bounds if lo != hi)
-
-    def covers(self, board: Board) -> bool:
-        """``board`` is on the way: every count within its bounds, nothing anywhere else."""
-        known = {(s, p): (lo, hi) for s, p, lo, hi in self.bounds}
-        for space in board.spaces():
-            for piece, n in board.pieces(space).items():
-                lo, hi = known.get((space, piece), (0, 0))
-                if not lo <= n <= hi:
-                    return False
-        counts = board.as_dict()
-        return all(counts.get(s, Counter())[p] >= lo for s, p, lo, _hi in self.bounds)
-
-
-# -- decisions (what the session must do) ------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One turn of a burst read off the table: who, which move(s), whether it can still grow."""
-
-    player: str | None
-    moves: tuple[Any, ...]
-    complete: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class OrderQuestion:
-    """Several orders of turns explain the table and the appearance times do not tell which:
-    ``chosen`` is the order the referee inferred (its first step is being accepted now),
-    ``alternatives`` the other orders, each a full reading of the same table."""
-
-    chosen: tuple[Step, ...]
-    alternatives: tuple[tuple[Step, ...], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class AcceptMove:
-    moves: tuple[Any, ...]
-    reason: CloseReason
-    player: str | None
-    order: OrderQuestion | None = None  # set when the order of a burst of turns was inferred
-
-
-@dataclass(frozen=True, slots=True)
-class RaiseFlag:
-    flag: Flag
-    update: bool = False  # an open flag changed (another rule, other spaces)
-
-
-@dataclass(frozen=True, slots=True)
-class ClearFlag:
-    flag: Flag
-    reason: str  # "corrected" (table put right), "override", "undo", "reset"
-
-
-@dataclass(frozen=True, slots=True)
-class ReadingChanged:
-    reading: Reading | None
-
-
-@dataclass(frozen=True, slots=True)
-class TableMatched:
-    """The table matches the engine again after an undo."""
-
-
-@dataclass(frozen=True, slots=True)
-class SignalRefused:
-    reason: CloseReason
-    message: Message
-
-
-Decision = AcceptMove | RaiseFlag | ClearFlag | ReadingChanged | TableMatched | SignalRefused
 
 
 @dataclass(slots=True)
@@ -250,109 +69,9 @@ class _Signal:
     at: float
 
 
-# -- helpers -----------------------------------------------------------------------------------
-
-def apply_offset(board: Board, offset: BoardDiff) -> Board:
-    """The engine's board plus what an override accepted (removals clamp at zero)."""
-    cells = board.as_dict()
-    for space, piece, n in offset.added:
-        cells.setdefault(space, Counter())[piece] += n
-    for space, piece, n in offset.removed:
-        c = cells.setdefault(space, Counter())
-        c[piece] = max(0, c[piece] - n)
-    return Board.from_counts(cells)
-
-
-def remove_offset(board: Board, offset: BoardDiff) -> Board:
-    """The sensed table translated back to what the engine should see."""
-    return apply_offset(board, BoardDiff(offset.removed, offset.added))
-
-
-def compose_offsets(first: BoardDiff, second: BoardDiff) -> BoardDiff:
-    """An offset equal to applying ``first`` then ``second`` to an empty-based reference."""
-    net: Counter[tuple[SpaceId, Piece]] = Counter()
-    for diff in (first, second):
-        for s, p, n in diff.added:
-            net[(s, p)] += n
-        for s, p, n in diff.removed:
-            net[(s, p)] -= n
-    added = tuple(sorted((s, p, n) for (s, p), n in net.items() if n > 0))
-    removed = tuple(sorted((s, p, -n) for (s, p), n in net.items() if n < 0))
-    return BoardDiff(added, removed)
-
-
 def _player_of(game: Game, state: Any) -> str | None:
     active = game.turn(state).active
     return active[0] if len(active) == 1 else None
-
-
-def _placements(moves: Sequence[Any]) -> Counter[Any] | None:
-    """The multiset of what a move put on the table, if the move says (``placements``)."""
-    out: Counter[Any] = Counter()
-    for m in moves:
-        items = getattr(m, "placements", None)
-        if items is None:
-            return None
-        out.update(items)
-    return out
-
-
-def is_part_of(moves: Sequence[Any], whole: Sequence[Any]) -> bool:
-    """``moves`` put down nothing but (some of) what ``whole`` put down."""
-    if tuple(moves) == tuple(whole):
-        return True
-    a, b = _placements(moves), _placements(whole)
-    if a is None or b is None:
-        return False
-    return all(b[k] >= n for k, n in a.items())
-
-
-def shows_part_of(game: Any, state: Any, moves: Sequence[Any], whole: Sequence[Any]) -> bool:
-    """What ``moves`` change on the visible board is (some of) what ``whole`` changed there.
-
-    For moves that do not list their placements: the undone move read again from the table lacks
-    what no sensor sees (Cheops' tile drawn, a declared choice), so it never equals the move that
-    was undone, yet it is that move's pieces still lying on the table."""
-    before = game.visible_board(state)
-
-    def changes(ms: Sequence[Any]) -> tuple[Counter[Any], Counter[Any]]:
-        after = state
-        for m in ms:
-            after = game.apply_unchecked(after, m)
-        d = before.diff(game.visible_board(after))
-        return Counter({(sp, pc): n for sp, pc, n in d.added}), Counter({(sp, pc): n for sp, pc, n in d.removed})
-
-    (added, removed), (all_added, all_removed) = changes(moves), changes(whole)
-    if not (added or removed):
-        return False
-    return all(all_added[k] >= n for k, n in added.items()) and all(all_removed[k] >= n for k, n in removed.items())
-
-
-def with_cards(move: Any, cards: Sequence[str]) -> Any:
-    """Attach tapped cards to a move that has a ``cards`` field (China's ``Place``)."""
-    if cards and dataclasses.is_dataclass(move) and any(f.name == "cards" for f in dataclasses.fields(move)):
-        return dataclasses.replace(move, cards=tuple(cards))
-    return move
-
-
-def unexplained_violations(residual: BoardDiff) -> tuple[Violation, ...]:
-    """Name what no rule reading covers, with the obvious fix."""
-    out = []
-    for space, piece, n in residual.added:
-        out.append(Violation(
-            "board.unexplained",
-            Message.t('referee.reconciler.s_on_that_no_legal', n=n, owner=piece.owner, kind=piece.kind, space=space),
-            (space,),
-            Message.t('referee.reconciler.take_the_off', owner=piece.owner, kind=piece.kind, space=space),
-        ))
-    for space, piece, n in residual.removed:
-        out.append(Violation(
-            "board.unexplained",
-            Message.t('referee.reconciler.s_missing_from', n=n, owner=piece.owner, kind=piece.kind, space=space),
-            (space,),
-            Message.t('referee.reconciler.put_the_back_on', owner=piece.owner, kind=piece.kind, space=space),
-        ))
-    return tuple(out)
 
 
 # -- the reconciler ---------------------------------------------------------------------------
@@ -731,29 +450,8 @@ class Reconciler:
         return min(future) if future else None
 
 
-def _by_appearance(explanations: Sequence[Explanation], view: StableView) -> list[Explanation]:
-    """Most likely first: lowest cost, then the reading whose pieces appeared earliest (in a burst of
-    turns the first player's pieces were put down first)."""
-    def latest(e: Explanation) -> float:
-        # a game's placements may be other values than pieces on spaces (Zhang Yi: (area, strength))
-        spaces = [sp for m in e.moves for p in (getattr(m, "placements", None) or ())
-                  if isinstance(sp := getattr(p, "space", None), str)]
-        return max((view.appeared(s) for s in spaces), default=0.0)
-
-    return sorted(explanations, key=lambda e: (e.cost, latest(e)))
-
-
-def invisible_move(game: Game, state: Any, limit: int = 20000) -> Any | None:
-    """A legal move that leaves the visible board unchanged (China: a card exchange), if any."""
-    before = game.visible_board(state)
-    for i, move in enumerate(game.legal_moves(state)):
-        if i >= limit:
-            break
-        if getattr(move, "placements", None):
-            continue
-        try:
-            if game.visible_board(game.apply_unchecked(state, move)) == before:
-                return move
-        except Exception:
-            continue
-    return None
+# the values and helpers moved to their own modules are still importable from here
+__all__ = ["AcceptMove", "ClearFlag", "CloseReason", "Decision", "Flag", "FlagKind", "Follow", "OrderQuestion", "RaiseFlag",
+           "Reading", "ReadingChanged", "Reconciler", "ReconcilerSettings", "SignalRefused", "Step", "TableMatched",
+           "apply_offset", "compose_offsets", "invisible_move", "is_part_of", "remove_offset", "shows_part_of",
+           "unexplained_violations", "with_cards"]
