@@ -23,7 +23,7 @@ from scorer.core.registry import board_kit, get_game
 from scorer.core.types import Message
 from tableref.session import FLAG_CLEARED, FLAG_RAISED, GAME_STARTED, MOVE, OVERRIDE, UNDO, Session
 from tableref.store import EventStore, GameRow, StoredEvent
-from tableref.table import bus_payload
+from tableref.table_events import bus_payload
 from tableref.texts import join_messages
 
 STEP_TYPES = (GAME_STARTED, MOVE, OVERRIDE, UNDO, FLAG_RAISED, FLAG_CLEARED)
