@@ -4,7 +4,7 @@ The wizard walks a new table through its setup -- admin PIN, game/board/players,
 marker sheet, camera enrolment, sensor board test, start -- and keeps where it is in
 ``<data>/web/setup.json`` (``web.setup_state``), so a reload or another tablet resumes it. It adds
 no new way to change the table: the PIN is set through ``/api/pin/setup``, the game is checked
-and started through the New game code (``web.api.checked_setup`` / ``start_game``), the camera
+and started through the New game code (``web.new_game.checked_setup``, ``web.api.start_game``), the camera
 enrolment is its own page, and the checks only read what the service reports.
 """
 
@@ -113,7 +113,7 @@ def act() -> tuple[Response, int] | Response:
         if action == "choose":
             if "choices" not in body:
                 raise BadInput(Message.t('web.setup_views.send_the_choices'), field="choices")
-            from web.api import checked_setup
+            from web.new_game import checked_setup
 
             checked_setup(body["choices"])  # refused here, with the reason, not at the last step
             new = store().update(lambda s: choose(s, body["choices"], pin_set=pin_set, now=now))
@@ -134,7 +134,8 @@ def act() -> tuple[Response, int] | Response:
 
 def _start(actor: str) -> tuple[Response, int]:
     """Start the chosen game (checked again: a captured board may have gone) and end the wizard."""
-    from web.api import checked_setup, start_game
+    from web.api import start_game
+    from web.new_game import checked_setup
 
     current = store().get()
     if current.choices is None:

@@ -19,7 +19,7 @@ import pytest
 from scorer.core.game import SetupOptions
 from scorer.core.registry import all_games
 from web import i18n
-from web.api import _game_info
+from web.new_game import game_info as _game_info
 
 LANGS = i18n.LANGUAGES
 GAMES = {g.id: g for g in all_games()}
