@@ -15,7 +15,7 @@ One flow, used by the dashboard (``/enrol/camera``, ``/api/camera/enrol``), ``ta
    **cancel** drops the session and gives the camera back.
 
 The camera device needs ``layout``, ``capture()``, ``use_model(model)``, ``hold(reason, seconds)``,
-``release()``, ``model_info()``, ``last_registration()`` and ``model_path`` (``tableref.devices.CameraDevice``).
+``release()``, ``model_info()``, ``last_registration()`` and ``model_path`` (``tableref.camera_device.CameraDevice``).
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ def add_camera(runtime: Any, layout: Any, data_dir: Path, fps: float, fill: floa
     whose ``place``/``remove``/``hand_over``/``roll`` the demo's table calls. ``fill``: the board's
     share of the frame (a camera closer to the board: Zhang Yi's die needs some 16 px a face)."""
     from hardware.camera import SyntheticCamera
-    from tableref.devices import CameraDevice
+    from tableref.camera_device import CameraDevice
     from vision.render import Conditions
 
     conditions = Conditions(size=CAMERA_SIZE) if fill is None else Conditions(size=CAMERA_SIZE, fill=fill)

@@ -478,7 +478,7 @@ def build_runtime(config: Any, *, clock: Callable[[], float] = time.monotonic) -
 
 
 def build_camera_device(config: Any, clock: Callable[[], float]) -> Device:
-    from tableref.devices import camera_device_from_config
+    from tableref.camera_device import camera_device_from_config
 
     return camera_device_from_config(config, clock)
 

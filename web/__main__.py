@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import os
 
         from hardware.camera import SyntheticCamera
-        from tableref.devices import CameraDevice
+        from tableref.camera_device import CameraDevice
         from vision.layout import load_layout
         from vision.render import Conditions
 

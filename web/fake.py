@@ -82,7 +82,7 @@ class FakeTableService:
         self._registry: dict[str, dict[str, Any]] = {}
         self._pending_tag: dict[str, Any] | None = None
         self.undo_requests = 0
-        # an optional real camera device (tableref.devices.CameraDevice): its pictures, status and
+        # an optional real camera device (tableref.camera_device.CameraDevice): its pictures, status and
         # enrolment are real; its readings are not refereed (this table's moves come from play())
         self.camera = camera
         self._enrolment: Any = None

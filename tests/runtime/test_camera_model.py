@@ -17,7 +17,7 @@ from hardware.camera import SyntheticCamera  # noqa: E402
 from scorer.core.types import Message  # noqa: E402
 from tableref.cli import main  # noqa: E402
 from tableref.config import ConfigError, config_from_dict, load_config  # noqa: E402
-from tableref.devices import CameraDevice, camera_device_from_config  # noqa: E402
+from tableref.camera_device import CameraDevice, camera_device_from_config  # noqa: E402
 from vision.enrolment import enrol, enrolment_plan  # noqa: E402
 from vision.errors import CalibrationError  # noqa: E402
 from vision.layout import load_layout  # noqa: E402

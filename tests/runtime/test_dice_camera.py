@@ -21,7 +21,7 @@ from tableref.table import TableSettings
 pytest.importorskip("hardware.camera")
 
 from hardware.camera import SyntheticCamera  # noqa: E402
-from tableref.devices import CameraDevice  # noqa: E402
+from tableref.camera_device import CameraDevice  # noqa: E402
 from vision.detection import Detection, Mode  # noqa: E402
 from vision.dice import dice_space  # noqa: E402
 from vision.layout import load_layout  # noqa: E402

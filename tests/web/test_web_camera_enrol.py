@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("hardware.camera")
 
 from hardware.camera import FrameSource, SyntheticCamera  # noqa: E402
-from tableref.devices import CameraDevice  # noqa: E402
+from tableref.camera_device import CameraDevice  # noqa: E402
 from vision.enrolment import TableModel, enrolment_plan  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.render import Conditions  # noqa: E402
