@@ -16,6 +16,11 @@ its top shows print (``PRINT_MIN``), compared with the enrolled faces of the sta
   caller reports it occluded) rather than guessed;
 * anything weaker is a plain army counter (its top has no print to match).
 
+Where the layout's counters stand for several pieces by a printed value (``counts_as``: Zhang Yi's
+army counters, 1-4), every counter of the counted kind is printed: each must be a sure talent or a
+sure value (``vision.counted_values.ValueBook``), and every counter of the count must be seen alone,
+else the space is left unread; the values are then reported as that many pieces of the kind.
+
 So the owner is still told by colour (only the counted state's talents are candidates) and the
 talent by its face. A counter that cannot be parted from its neighbours (a heap in one blob) is not
 looked at: it stays an army counter (a known gap). Enrolment learns each face turned square the same
@@ -26,12 +31,14 @@ from the table model (enrolment asks for one of each, ``vision.enrolment.enrolme
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
 
 from scorer.core.types import Piece
+from vision.counted_values import FINE, ValueBook, ValueMatch, as_units, value_kinds, value_search_side_mm
 from vision.counting import SpaceCount
 from vision.faces import FaceBook, face_side_mm, from_token, token, top_centre_mm
 from vision.enrolment import PieceSize
@@ -53,6 +60,9 @@ ONE_ENROLLED = (0.45, 1.95)  # when reading, a blob of one counter of its colour
 SOLID = 0.8  # a blob of one counter fills at least this share of its convex hull (two touching ones less)
 SPLIT_PX = (2, 3, 4, 5, 6, 7, 8, 9)  # (at 1 px/mm) counters side by side: a blob eroded by this much parts between them
 MATCH_SEARCH_MM = 3.0  # the face is looked for this far from the outline's centre
+LIKE_A_VALUE = 0.9  # where values are printed, a counter matching one this well is no talent even when the value
+                    # is not sure (a talent's face matches a value counter of its state as often as not; rendered
+                    # talents matched values 0.91 at most, values themselves 0.93 and more in 99 of 100)
 
 
 def counter_outline(mask: np.ndarray, spec: PieceSpec, s: float, gray: np.ndarray,
@@ -144,9 +154,23 @@ def learn_counted_faces(layout: Layout, corrected: np.ndarray, reference: np.nda
                         px_per_mm: float, cam: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """The faces of the enrolment photo's face-told counters (``face_kinds``), each turned square by
     its outline (what differs from the empty board around its space); keyed by ``token(piece)``."""
-    kinds = face_kinds(layout)
     s = px_per_mm
     out: dict[str, np.ndarray] = {}
+    for sid, (x, y, ang) in enrolled_counters(layout, corrected, reference, placed, px_per_mm, cam).items():
+        piece = placed[sid]
+        side = int(round(face_side_mm(layout.pieces[piece.kind])[0] * s))
+        out[token(piece)] = squared(corrected, x * s, y * s, ang, side)
+    return out
+
+
+def enrolled_counters(layout: Layout, corrected: np.ndarray, reference: np.ndarray, placed: Mapping[str, Piece],
+                      px_per_mm: float, cam: np.ndarray | None = None) -> dict[str, tuple[float, float, float]]:
+    """Where each face-told counter of the enrolment photo (``face_kinds``) shows its top: space ->
+    (x, y in board mm, the angle that turns it square), found by its outline (what differs from the
+    empty board around its space)."""
+    kinds = face_kinds(layout)
+    s = px_per_mm
+    out: dict[str, tuple[float, float, float]] = {}
     for sid, piece in placed.items():
         if piece.kind not in kinds:
             continue
@@ -165,10 +189,21 @@ def learn_counted_faces(layout: Layout, corrected: np.ndarray, reference: np.nda
         if not found:
             continue
         cx, cy, ang = min(found, key=lambda f: (f[0] - r) ** 2 + (f[1] - r) ** 2)
-        fw, _ = face_side_mm(spec)
-        side = int(round(fw * s))
-        out[token(piece)] = squared(corrected[y0:y1, x0:x1], cx, cy, ang, side)
+        out[sid] = ((cx + x0) / s, (cy + y0) / s, ang)
     return out
+
+
+@dataclass(frozen=True)
+class CounterRead:
+    """One printed counter as ``CountedFaces.apply`` read it where values are printed: for
+    diagnostics (``tools/zhang_yi_values.py``) and tests."""
+
+    space: int
+    at_mm: tuple[float, float]
+    angle: float  # that turns it square
+    talent: Piece | None  # a sure talent face
+    talent_score: float
+    value: ValueMatch
 
 
 class CountedFaces:
@@ -182,19 +217,29 @@ class CountedFaces:
         self.space_of = space_of
         self.owners = tuple(owners)
         self.counted_as = face_kinds(layout)  # printed kind -> the kind colour counting reads it as
-        self.book = FaceBook(layout, {t: f for t, f in faces.items() if from_token(t).kind in self.counted_as}, self.s)
+        values = value_kinds(layout)  # counters read by the value printed on them (vision/counted_values.py)
+        self.values = ValueBook(layout, {t: f for t, f in faces.items() if from_token(t).kind in values or t.endswith(FINE)})
+        self.book = FaceBook(layout, {t: f for t, f in faces.items() if from_token(t).kind in self.counted_as
+                                      and from_token(t).kind not in values}, self.s)
         h, w = space_of.shape
         self.candidates: dict[int, dict[Piece, list[Piece]]] = {}  # space -> counted piece -> its printed pieces
+        self.valued: dict[int, dict[str, tuple[str, ...]]] = {}  # space -> counted kind -> the value counters it holds
         self.boxes: dict[int, tuple[int, int, int, int]] = {}
+        self.last_counters: list[CounterRead] = []  # the last ``apply``'s value counters, as read (diagnostics)
         for i, sp in enumerate(layout.spaces):
             held = set(layout.held_kinds(sp))
             by: dict[Piece, list[Piece]] = {}
             for p in self.book.turned:
                 if p.kind in held and self.counted_as[p.kind] in held and str(p.owner) in self.owners:
                     by.setdefault(Piece(p.owner, self.counted_as[p.kind]), []).append(p)
-            if not by:
+            shown: dict[str, list[str]] = {}
+            for k in self.values.kinds():
+                if k in held and self.counted_as.get(k) in held:
+                    shown.setdefault(self.counted_as[k], []).append(k)
+            if not by and not shown:
                 continue
             self.candidates[i] = {k: sorted(v, key=str) for k, v in by.items()}
+            self.valued[i] = {k: tuple(v) for k, v in shown.items()}
             poly = np.asarray(sp.polygon) * self.s
             g = BOX_GROW_MM * self.s
             x0, y0 = np.floor(poly.min(axis=0) - g).astype(int)
@@ -202,18 +247,22 @@ class CountedFaces:
             self.boxes[i] = (max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1)))
 
     def __bool__(self) -> bool:
-        return bool(self.candidates)
+        return bool(self.boxes)
 
     def apply(self, counts: Mapping[int, SpaceCount], corrected: np.ndarray, classes: np.ndarray,
-              origin_px: tuple[int, int] = (0, 0), indices: Iterable[int] | None = None
+              origin_px: tuple[int, int] = (0, 0), indices: Iterable[int] | None = None,
+              view: Callable[[tuple[float, float], float, float], np.ndarray | None] | None = None
               ) -> tuple[dict[int, SpaceCount], set[int]]:
         """``counts`` (space index -> counted pieces) with the printed pieces found by face, and the
         spaces left unread (a face not sure). ``corrected``: the rectified, light-corrected board,
         or a crop of it whose top-left is board pixel ``origin_px``; ``classes``: its owner index
-        per pixel (``ColourClassifier.classify`` of its foreground), as ``corrected``."""
+        per pixel (``ColourClassifier.classify`` of its foreground), as ``corrected``. ``view(at_mm,
+        angle, side_mm)``: a counter's top in the camera frame, turned square (``counted_values.
+        counter_view``), where values are read; None: a space with value counters is left unread."""
         out = dict(counts)
         unsure: set[int] = set()
-        todo = list(self.candidates) if indices is None else [i for i in indices if i in self.candidates]
+        self.last_counters = []
+        todo = list(self.boxes) if indices is None else [i for i in indices if i in self.boxes]
         ch, cw = corrected.shape[:2]
         ox, oy = origin_px
         gray = cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY)
@@ -227,12 +276,17 @@ class CountedFaces:
             x0, y0, x1, y1 = max(x0, ox) - ox, max(y0, oy) - oy, min(x1, ox + cw) - ox, min(y1, oy + ch) - oy
             if x1 <= x0 or y1 <= y0:
                 continue
-            for counted, printed in self.candidates[i].items():
-                if pieces.get(counted, 0) <= 0 or str(counted.owner) not in self.owners:
+            for counted in sorted(pieces, key=str):
+                printed = self.candidates[i].get(counted, [])
+                valued = self.valued[i].get(counted.kind, ())
+                if not (printed or valued) or pieces.get(counted, 0) <= 0 or str(counted.owner) not in self.owners:
+                    continue
+                if valued and (view is None or view(self.layout.spaces[i].centre, 0.0, 1.0) is None):
+                    unsure.add(i)  # the frame too coarse to read a value there: not looked at
                     continue
                 oi = self.owners.index(str(counted.owner))
                 mask = classes[y0:y1, x0:x1] == oi
-                spec = self.layout.pieces[printed[0].kind]
+                spec = self.layout.pieces[printed[0].kind if printed else valued[0]]
                 side = int(round(face_side_mm(spec)[0] * self.s)) + 2 * int(round((MATCH_SEARCH_MM + 1) * self.s))
                 size = self.sizes.get(counted)
                 one = (ONE_ENROLLED[0] * size.area_mm2, ONE_ENROLLED[1] * size.area_mm2) if size is not None else None
@@ -242,6 +296,20 @@ class CountedFaces:
                         continue  # a neighbouring space's counter, seen through the box's margin
                     seen += 1
                     patch = squared(corrected[y0:y1, x0:x1], cx, cy, ang, side)
+                    if valued:  # every counter is printed: a talent's name or a value, else the space is unread
+                        at_mm = ((cx + x0 + ox) / self.s, (cy + y0 + oy) / self.s)
+                        fine = view(at_mm, ang, value_search_side_mm(self.layout, valued[0])) if view else None
+                        if fine is None:  # the frame too coarse there: recorded unread (value score -1)
+                            self.last_counters.append(CounterRead(i, at_mm, ang, None, -1.0, ValueMatch(None, -1.0, -1.0)))
+                        found = None if fine is None else \
+                            self._talent_or_value(patch, fine, side, printed, valued, counted, i, at_mm, ang)
+                        if found is None or pieces[counted] <= 0:
+                            unsure.add(i)
+                            break
+                        pieces[counted] -= 1
+                        pieces[found[0]] += 1
+                        weakest = min(weakest, found[1])
+                        continue
                     if contrast(patch, face_side_mm(spec)[0] * self.s) < PRINT_MIN:
                         continue  # a plain top: no print to match
                     m = self.book.match(patch, (side / 2 / self.s, side / 2 / self.s), printed,
@@ -256,14 +324,42 @@ class CountedFaces:
                     pieces[counted] -= 1
                     pieces[m.piece] += 1
                     weakest = min(weakest, m.score)
+                if valued and (seen != n_counted or pieces[counted] > 0):
+                    unsure.add(i)  # a counter not seen alone (or one too many): its value is not known
+                elif valued:
+                    # every counter seen alone and each one's print sure: as sure as the least sure print (colour
+                    # counting is unsure of printed counters, which show less of their colour)
+                    confidence = max(confidence, weakest)
                 if pieces[counted] < n_counted and seen == n_counted:
                     # a printed counter shows less of its colour than a plain one, so colour counting is less
                     # sure of a count with talents in it; every counter of the count seen one by one confirms it
                     confidence = max(confidence, min(confidence + CONFIRMED_GAIN, weakest))
-            pieces = +pieces
+            pieces = +as_units(self.layout, pieces)  # each value counter as the pieces it counts as
             if pieces != c.pieces:
                 out[i] = SpaceCount(pieces, confidence)
         return out, unsure
+
+    def _talent_or_value(self, patch: np.ndarray, fine: np.ndarray, side: int, printed: Sequence[Piece],
+                         valued: Sequence[str],
+                         counted: Piece, i: int = -1, at_mm: tuple[float, float] = (0.0, 0.0),
+                         angle: float = 0.0) -> tuple[Piece, float] | None:
+        """A counter that is a value counter (its value sure, also against its state's talents' prints)
+        or a talent (its print sure among its state's talents' and the values'; for a table model without
+        the talents' prints, its face on the board image sure and its print less like a value than
+        ``LIKE_A_VALUE``), with how sure; None when neither. ``patch``: the counter turned square in the
+        board image; ``fine``: the same in the camera frame, finer (``counted_values.counter_view``)."""
+        v = self.values.match(fine, valued, printed)
+        m = self.book.match(patch, (side / 2 / self.s, side / 2 / self.s), printed, search_mm=MATCH_SEARCH_MM) \
+            if printed else None
+        talent = m is not None and m.piece is not None
+        self.last_counters.append(CounterRead(i, at_mm, angle, m.piece if m else None, m.score if m else -1.0, v))
+        if v.kind is not None:  # a sure value: a talent's face on the state's colour matches a value counter too
+            return Piece(counted.owner, v.kind), v.score
+        if v.other_piece is not None:  # a talent's print, read in the frame (finer than its face on the board image)
+            return v.other_piece, v.other
+        if talent and v.like is None and v.score < LIKE_A_VALUE:  # a table model without the talents' prints
+            return m.piece, m.score
+        return None
 
     def _space_at(self, at_mm: tuple[float, float]) -> int:
         xi, yi = int(round(at_mm[0] * self.s)), int(round(at_mm[1] * self.s))

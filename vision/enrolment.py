@@ -131,13 +131,20 @@ def piece_types(layout: Layout) -> list[Piece]:
 
 
 def enrolment_types(layout: Layout) -> list[Piece]:
-    """The pieces of the enrolment photo: ``piece_types``, and one of each kind told apart only by
-    its face from a kind counted by colour (``vision.piece_looks.face_kinds``: each Zhang Yi talent,
-    with its state), whose face is learned."""
-    from vision.piece_looks import face_kinds
+    """The pieces of the enrolment photo: ``piece_types`` (a kind shown by printed counters as one
+    counter per owner, values in turn: ``vision.counted_values.enrolment_pieces``), and one of each
+    kind told apart only by its face from a kind counted by colour (``vision.piece_looks.face_kinds``:
+    each Zhang Yi talent, with its state), whose face is learned."""
+    from vision.counted_values import enrolment_pieces, value_kinds
+    from vision.piece_looks import face_kinds, read_kinds
 
     players = list(layout.players)
-    return piece_types(layout) + [Piece(o, k) for k in face_kinds(layout) for o in layout.pieces[k].owners_in(players)]
+    read = read_kinds(layout)
+    # a kind shown by printed counters (Zhang Yi's army: 1-4) is enrolled as them, their values in turn
+    out = [q for k in layout.player_kinds() if k in read for q in enrolment_pieces(layout, k, players)]
+    out += [Piece("neutral", k) for k in layout.neutral_kinds() if k in read]
+    values = value_kinds(layout)
+    return out + [Piece(o, k) for k in face_kinds(layout) if k not in values for o in layout.pieces[k].owners_in(players)]
 
 
 def enrolment_plan(layout: Layout) -> dict[str, Piece]:
@@ -264,11 +271,17 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
                     n, lbl, stats, cents, best = n2, lbl2, stats2, cents2, b2
         blob = lbl == best
         # the blob's inner pixels: its edge mixes with the board
-        if piece.kind in face_only:
+        counts_as = layout.pieces[piece.kind].counts_as
+        if piece.kind in face_only and counts_as is None:
             continue  # found (its face is learned below); its printed ink is no colour of its owner's pieces
         inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         if inner.sum() < 6:
             inner = blob
+        if counts_as is not None:
+            # a printed counter (Zhang Yi's army counter) teaches its owner's colour without its ink,
+            # and the size of the kind it counts as
+            inner &= ~_ink_pixels(lab, inner)
+            piece = Piece(piece.owner, counts_as[0])
         colours.setdefault(str(piece.owner), []).append(lab[inner])
         mine = inner & own  # a scarab's colour from its pixels on its own space (a blob can touch a neighbour's)
         pixels_of[piece] = lab[mine] if mine.sum() >= 6 else lab[inner]
@@ -305,10 +318,29 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     from vision.counted_faces import learn_counted_faces
 
     faces.update(learn_counted_faces(layout, corrected, reference, placed, px_per_mm, cam))  # turned square
+    from vision.counted_faces import enrolled_counters
+    from vision.counted_values import learn_values, value_kinds
+
+    if value_kinds(layout):  # counters read by their printed value: learned finer, from the photo itself
+        counters = enrolled_counters(layout, corrected, reference, placed, px_per_mm, cam)
+        faces.update(learn_values(layout, counters, placed, pieces, pieces_homography))
     kind_colours = learn_kind_colours(layout, pixels_of, rect, reference, placed, cam, px_per_mm, maps.noise)
     notes.append(f"enrolled {len(placed)} pieces" + (f", {len(faces)} printed faces" if faces else ""))
     return TableModel(layout.id, px_per_mm, reference, protos, spreads, sizes, True, notes=tuple(notes), faces=faces,
                       kind_colours=kind_colours)
+
+
+INK_LAB = 25.0  # Lab units: a printed counter's pixel this far from its median colour is its print ...
+INK_SPREAD = 3.0  # ... or this many times the typical distance, when the counter's shades vary more
+
+
+def _ink_pixels(lab: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """The pixels of ``inner`` (a printed counter) that are its print, not its colour."""
+    px = lab[inner].astype(np.float32)
+    d = np.linalg.norm(px - np.median(px, axis=0), axis=1)
+    out = np.zeros(inner.shape, bool)
+    out[inner] = d > max(INK_LAB, INK_SPREAD * float(np.median(d)))
+    return out
 
 
 LEAN_MM = 12.0  # a piece seen obliquely leans this far out of its space ...

@@ -39,11 +39,13 @@ OWNER_INSET = 0.12  # an art printed on the owner's colour keeps this share of t
 
 
 @lru_cache(maxsize=256)
-def _owner_art_cached(kind: str, index: int, count: int, label: str | None, owner_rgb: tuple[int, int, int]) -> np.ndarray:
+def _owner_art_cached(kind: str, index: int, count: int, label: str | None, owner_rgb: tuple[int, int, int],
+                      motif: bool = True) -> np.ndarray:
     """A face printed on the owner's colour (a Zhang Yi talent counter: its state's colour with its
     name): the kind's motif and corner wedge in a light or dark ink (whichever stands out from the
     colour), the label over them, all inside a plain rim of the colour, so that the piece still
-    shows mostly its owner's colour."""
+    shows mostly its owner's colour. ``motif`` False (layout ``face.motif``): the label alone (an army
+    counter's value, the same print on every state's colour)."""
     rng = np.random.default_rng(_seed(kind))
     n = ART_PX
     ground = tuple(int(v) for v in owner_rgb[::-1])
@@ -54,9 +56,10 @@ def _owner_art_cached(kind: str, index: int, count: int, label: str | None, owne
     art = np.empty((inner, inner, 3), np.uint8)
     art[:] = ground
     corner = int(rng.integers(4))
-    MOTIFS[index % len(MOTIFS)](art, rng, ink, accent, corner)
+    if motif:
+        MOTIFS[index % len(MOTIFS)](art, rng, ink, accent, corner)
     if label:
-        _label(art, label, ink)
+        _label(art, label, ink if motif else accent, LABEL_ALONE if not motif else LABEL_FILL)
     img = np.empty((n, n, 3), np.uint8)
     img[:] = ground
     o = (n - inner) // 2
@@ -175,13 +178,17 @@ def _turn_points(pts: np.ndarray, quarter: int, n: int) -> np.ndarray:
     return out
 
 
-def _label(img: np.ndarray, text: str, colour: Sequence[int]) -> None:
+LABEL_FILL = (0.62, 0.55)  # share of the art's width and height the label may take beside a motif ...
+LABEL_ALONE = (0.86, 0.8)  # ... and alone (an army counter's value: some 9.7 mm on a 16 mm counter)
+
+
+def _label(img: np.ndarray, text: str, colour: Sequence[int], fill: tuple[float, float] = LABEL_FILL) -> None:
     """The label as large as fits the middle of the face (a digit or a letter fills most of it)."""
     n = img.shape[0]
     font = cv2.FONT_HERSHEY_DUPLEX
     thick = max(2, n // 16)
     (w, h), _ = cv2.getTextSize(text, font, 1.0, thick)
-    scale = min(0.62 * n / max(w, 1), 0.55 * n / max(h, 1))
+    scale = min(fill[0] * n / max(w, 1), fill[1] * n / max(h, 1))
     thick = max(2, int(round(thick * scale * 0.8)))
     (w, h), base = cv2.getTextSize(text, font, scale, thick)
     org = (int((n - w) / 2), int((n + h) / 2))
@@ -197,7 +204,8 @@ def face_art(layout: Layout, kind: str, owner: str | None = None) -> np.ndarray:
     kinds = printed_kinds(layout)
     owner_rgb = None if spec.neutral or owner is None else tuple(layout.players.get(owner, (128, 128, 128)))
     if spec.on_owner_colour and owner_rgb is not None:
-        return _owner_art_cached(kind, kinds.index(kind), len(kinds), spec.face_label, owner_rgb).copy()
+        return _owner_art_cached(kind, kinds.index(kind), len(kinds), spec.face_label, owner_rgb,
+                                 spec.with_motif).copy()
     return _art_cached(kind, kinds.index(kind), len(kinds), spec.face_label,
                        tuple(spec.rgb) if spec.rgb else None, owner_rgb).copy()
 

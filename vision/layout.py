@@ -88,6 +88,7 @@ class PieceSpec:
     per_owner: int | None = None  # at most this many per owner on the board (a Ming prince: 1)
     face: tuple[tuple[str, str], ...] | None = None  # a printed top face (layout "face", as items); vision/faces.py
     owned_by: tuple[str, ...] | None = None  # the only owners of a player kind (a Zhang Yi talent's state); None: all
+    counts_as: tuple[str, int] | None = None  # (kind, n): stands for n of that kind (a Zhang Yi army counter's value)
 
     @property
     def printed(self) -> bool:
@@ -98,6 +99,11 @@ class PieceSpec:
     def face_label(self) -> str | None:
         """The text printed large on the face (a letter, a digit), if any."""
         return dict(self.face or ()).get("label")
+
+    @property
+    def with_motif(self) -> bool:
+        """Whether the face's artwork has a motif besides its label (layout ``face.motif``)."""
+        return dict(self.face or ()).get("motif", True) is not False
 
     @property
     def on_owner_colour(self) -> bool:
@@ -259,7 +265,8 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         pieces[kind] = PieceSpec(kind, p["footprint"], size, float(p["height_mm"]), p["owners"] == "neutral",
                                  tuple(p["rgb"]) if "rgb" in p else None, p.get("per_owner"),
                                  tuple(sorted(p["face"].items())) if "face" in p else None,
-                                 tuple(p["owned_by"]) if "owned_by" in p else None)
+                                 tuple(p["owned_by"]) if "owned_by" in p else None,
+                                 (p["counts_as"]["kind"], int(p["counts_as"]["n"])) if "counts_as" in p else None)
     players = {k: tuple(v) for k, v in data.get("players", {}).items()}
     if any(not p.neutral for p in pieces.values()) and not players:
         raise LayoutError("player pieces need a 'players' colour table", where=f"{where} $.players")
@@ -268,6 +275,8 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         if unknown or (spec.owned_by is not None and spec.neutral):
             raise LayoutError(f"piece {kind!r}: owned_by names {unknown or 'owners of a neutral kind'}, not players",
                               where=f"{where} $.pieces")
+        if spec.counts_as is not None:
+            _check_counts_as(kind, spec, pieces, where)
     roads = tuple((a, b) for a, b in data.get("roads", ()))
     for a, b in roads:
         if a not in seen or b not in seen:
@@ -294,6 +303,20 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         holds=holds,
         source=data,
     )
+
+
+def _check_counts_as(kind: str, spec: PieceSpec, pieces: Mapping[str, PieceSpec], where: str) -> None:
+    """A counter that stands for n pieces of another kind (``counts_as``) must look like that kind
+    but for its face, printed on the owner's colour: colour counting counts it as one of them."""
+    target = pieces.get(spec.counts_as[0]) if spec.counts_as else None
+    if target is None or target.counts_as is not None or target.printed:
+        raise LayoutError(f"piece {kind!r}: counts_as names {spec.counts_as[0] if spec.counts_as else None!r}, "
+                          "not a plain piece kind", where=f"{where} $.pieces")
+    same = (spec.footprint, tuple(spec.size), spec.height, spec.neutral) == \
+        (target.footprint, tuple(target.size), target.height, target.neutral)
+    if not (same and spec.printed and spec.on_owner_colour):
+        raise LayoutError(f"piece {kind!r}: a counter counted as {spec.counts_as[0]!r} needs its footprint, size, "
+                          "height and owners and a face printed on the owner's colour", where=f"{where} $.pieces")
 
 
 def load_layout(ref: str | Path) -> Layout:

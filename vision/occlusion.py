@@ -77,7 +77,11 @@ class OcclusionFinder:
             grown = c + (np.asarray(corners, np.float64) - c) * (1.0 + 2 * MARKER_GROW_MM / max(np.ptp(corners[:, 0]), 1.0))
             cv2.fillConvexPoly(self.marker_print.view(np.uint8), np.round(grown * px_per_mm).astype(np.int32), 1)
 
-    def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None) -> Occlusion:
+    def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None,
+             seed: np.ndarray | None = None) -> Occlusion:
+        """``seed`` (bool, board px): evidence already known to be a hand (an arm the colour of the
+        board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
+        short of the board's edge, where those look for an arm)."""
         known = (labels >= 0).astype(np.uint8)
         near_piece = cv2.dilate(known, self.halo_kernel) > 0
         unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
@@ -112,6 +116,8 @@ class OcclusionFinder:
                 big[j] = not (self._heap(lbl_c, j, box) or _in_zone(self.heaps, blob, int(box[0]), int(box[1])))
         if big.any():
             hand |= big[lbl_c]
+        if seed is not None:
+            hand |= seed
         if not hand.any():
             return Occlusion(hand, frozenset())
         # the hand grows into what lies within a finger's reach, a few times over (a wrist or a
@@ -131,11 +137,20 @@ class OcclusionFinder:
                 break
             hand = grown_hand
         grown = cv2.dilate(hand.astype(np.uint8), self.margin_kernel)
-        hit = set()
-        for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks):
-            if (grown[y0:y1, x0:x1] & m).any():
-                hit.add(i)
-        return Occlusion(grown > 0, frozenset(hit))
+        return Occlusion(grown > 0, self._hit(grown))
+
+    def joined(self, occ: Occlusion, extra: np.ndarray) -> Occlusion:
+        """``occ`` with ``extra`` (bool, board px) as part of the hand too: a "piece" touching the hand
+        that may be its skin (a fingertip read as a pale scarab) hides the spaces it lies over (their
+        outlines grown as for the hand). No margin round it: a real scarab beside a hand hid its
+        neighbours too (cheops render-set seed 1322: 25 more false flags with ``MARGIN_MM``)."""
+        if not extra.any():
+            return occ
+        return Occlusion(occ.mask | extra, occ.spaces | self._hit(extra.astype(np.uint8)))
+
+    def _hit(self, grown: np.ndarray) -> frozenset[int]:
+        """The spaces the hand grown by its margin (``grown``) touches."""
+        return frozenset(i for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & m).any())
 
     def _heap(self, lbl: np.ndarray, j: int, stat: np.ndarray) -> bool:
         """Whether region ``j`` of ``lbl`` lies where a heap of pieces on one space can show (the

@@ -7,8 +7,9 @@ under the frame's noise, and hides no print there: it was read through. Averaged
 (chromaticity: b, g, r shares), so the light field bent by pieces, a person's shadow or vignetting
 do not count. Only bare board is weighed: pixels the pieces read explain, piece colours, the corner
 markers and dark print (whose shares are noise) are left out. A tinted region that reaches the
-board's edge (an arm comes in from beyond it) and is as big as a piece is a hand. Nothing here
-names a game: sizes are in mm, scaled by the board's pixels per mm.
+board's edge (an arm comes in from beyond it) and is as big as a piece is a hand, and so is a
+strongly tinted one just beyond it (its palm, cut off by a tile's outline that is not weighed).
+Nothing here names a game: sizes are in mm, scaled by the board's pixels per mm.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ DARK_SUM = 120  # b + g + r of the empty board below this: dark print, its share
 BUSY_GROW_MM = 3.0  # explained pixels and pieces' colours, grown by this much (their blur, walls, shadow)
 EDGE_MM = 12.0  # a region this close to the board's edge comes in from beyond it
 MIN_AREA_MM2 = 1200.0  # ... and this big (a 38 mm tile is 1444 mm²): an arm
+JOIN_MM = 15.0  # a strongly tinted region this near an arm is its hand: a matched tile's outline (not weighed) cut a
+                # wrist from its palm (cheops seed 1342 t1-0000: a pale palm over the pyramid, 6900 mm², 10-30 mm away)
+JOIN_ROUNDS = 3
+STRONG = 2.0  # x TINT, a region's mean tint: strongly tinted (that palm: 3.5; grey print a little off the white
+              # balance, joined by 1 x TINT, put false arms over Cheops' price columns, seed 1322 t1-0003)
 
 
 def tint_map(corrected: np.ndarray, reference: np.ndarray, busy: np.ndarray, px_per_mm: float) -> np.ndarray:
@@ -68,20 +74,31 @@ def pale_arm(corrected: np.ndarray, reference: np.ndarray, busy: np.ndarray, px_
 
 def _arm(corrected: np.ndarray, reference: np.ndarray, skip: np.ndarray, px_per_mm: float) -> np.ndarray:
     tint = tint_map(corrected, reference, skip, px_per_mm)
-    tinted = (tint > TINT).astype(np.uint8)
-    n, lbl, stats, _ = cv2.connectedComponentsWithStats(tinted, connectivity=8)
-    out = np.zeros(tinted.shape, bool)
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats((tint > TINT).astype(np.uint8), connectivity=8)
+    out = np.zeros(tint.shape, bool)
     if n <= 1:
         return out
-    h, w = tinted.shape
+    h, w = tint.shape
     e = int(round(EDGE_MM * px_per_mm))
     x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     x1, y1 = x0 + stats[:, cv2.CC_STAT_WIDTH], y0 + stats[:, cv2.CC_STAT_HEIGHT]
     at_edge = (x0 <= e) | (y0 <= e) | (x1 >= w - e) | (y1 >= h - e)
     big = stats[:, cv2.CC_STAT_AREA] >= MIN_AREA_MM2 * px_per_mm ** 2
+    # a strongly tinted region just beyond an arm is its hand (a matched tile's outline, not weighed, cuts a
+    # wrist from its palm); weakly tinted ones are not joined (grey print a little off the white balance)
+    strong = np.bincount(lbl.ravel(), weights=tint.ravel(), minlength=n) >= STRONG * TINT * stats[:, cv2.CC_STAT_AREA]
     keep = at_edge & big
     keep[0] = False
     if keep.any():
+        j = max(1, int(round(JOIN_MM * px_per_mm)))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * j + 1,) * 2)
+        strong[0] = False
+        for _ in range(JOIN_ROUNDS):  # the palm beyond the wrist, the fingers beyond the next tile
+            near = np.unique(lbl[cv2.dilate(keep[lbl].astype(np.uint8), kernel) > 0])
+            near = near[strong[near] & ~keep[near]]
+            if not near.size:
+                break
+            keep[near] = True
         # the window spread the arm's tint half its width beyond the arm: taken back
         g = max(1, int(round(WINDOW_MM * px_per_mm / 2)))
         out = cv2.erode(keep[lbl].astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1,) * 2)) > 0

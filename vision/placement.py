@@ -1,5 +1,6 @@
 """Where pieces physically stand on the board: ``place_pieces`` turns a board (pieces per space)
-into ``Placement``s (position, angle, what a piece stands on, its tag), deterministic from a seed.
+into ``Placement``s (position, angle, what a piece stands on, its tag), deterministic from a seed;
+a kind shown by printed counters (``counts_as``: a Zhang Yi army) as the fewest counters.
 One piece on a space lies near its centre; several are spread without overlapping; a player's
 piece on a neutral one is stacked on it; cards lie in a row (``vision.card_rows``). Used by the
 renderer (``vision.render``), which re-exports these names.
@@ -17,8 +18,12 @@ import numpy as np
 
 from scorer.core.types import Board, Piece
 from vision.card_rows import card_row, place_row
+from vision.counted_values import as_counters
 from vision.layout import Layout, SpaceShape
 
+LONE_SHIFT = 3.0  # a lone counter read for its value lies this many times the usual jitter off its area's centre (a
+                  # 4 changed for a 1 is put down elsewhere: the camera sees that it changed)
+APART = 0.45  # of a square counter's diagonal: the room each of several counters read one by one takes (0.5: never touching)
 PRINTED_ANGLE_SHARE = 0.15  # of a neutral piece's random angle (±20°): a printed tile lies within ±3° of square
 
 
@@ -104,12 +109,19 @@ def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter:
     out: list[Placement] = []
     tag_pool = {p: list(ids) for p, ids in (tags or {}).items()}
     table = int(rng.integers(2**62))
+    # a kind shown by printed counters (a Zhang Yi army of 7 by a 4 and a 3, ``counts_as``) is placed as them
+    board = as_counters(layout, board, table)
+    valued = {k for k, spec in layout.pieces.items() if spec.counts_as is not None}
     for space_id in board.spaces():
         # each space's own stream: a piece put down on one space leaves every other space's pieces where they
         # stood (the synthetic camera renders each new board afresh; real pieces nobody touched do not move)
-        rng = np.random.default_rng([table, zlib.crc32(space_id.encode())])
-        space = layout.space(space_id)
         content = board.pieces(space_id)
+        seed = [table, zlib.crc32(space_id.encode())]
+        if valued & {p.kind for p in content}:
+            # counters changed (a 2 for a 1) were taken up and put down by a hand: they lie elsewhere now
+            seed.append(zlib.crc32(" ".join(sorted(f"{p}x{n}" for p, n in content.items())).encode()))
+        rng = np.random.default_rng(seed)
+        space = layout.space(space_id)
         if card_row(layout, space_id) is not None:  # cards in a row on a play mat (vision.card_rows)
             out += place_row(layout, space_id, content, rng, jitter)
             continue
@@ -153,7 +165,11 @@ def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter:
             angle = base_at[3] + float(rng.choice([0.0, 90.0])) + float(rng.uniform(-25, 25))
             out.append(Placement(space_id, p, x, y, angle, base_at[2], _take_tag(tag_pool, p)))
             continue
+        # counters read one by one for their printed values (``counts_as``) are laid apart, as players lay an area's
+        # counters side by side, seldom touching (the reader cannot read a heap of them)
+        apart = bool(valued & {p.kind for p in content})
         radii = [layout.pieces[p.kind].max_width / 2 if layout.pieces[p.kind].footprint == "circle"
+                 else layout.pieces[p.kind].max_width * APART if apart
                  else layout.pieces[p.kind].min_width / 2 + 1 for p in players]
         spots: list[tuple[float, float]] | None = None
         for _ in range(20):
@@ -161,7 +177,8 @@ def place_pieces(layout: Layout, board: Board, rng: np.random.Generator, jitter:
             try:
                 spots = []
                 for r in radii:
-                    x, y = _sample_in_space(space, r, rng, trial, jitter, centred=len(items) == 1)
+                    x, y = _sample_in_space(space, r, rng, trial, jitter * (LONE_SHIFT if apart else 1.0),
+                                            centred=len(items) == 1)
                     trial.append((x, y, r))
                     spots.append((x, y))
                 break

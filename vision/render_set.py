@@ -128,6 +128,7 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
     such a space holds the kind, else on a space for a heap (China's emissary on a dragon space,
     Ming's prince in a district); on any space when none is left."""
     from vision.card_rows import enrol_board as card_enrol_board, is_card_layout
+    from vision.counted_values import enrolment_pieces
     from vision.piece_looks import face_kinds, read_kinds
 
     if is_card_layout(layout):  # cards in rows (The Great Wall): one of each kind laid in a row
@@ -144,16 +145,17 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
     for kind, spec in layout.pieces.items():
         if kind not in read:
             continue
-        owners = spec.owners_in(players)
-        for owner in owners:
-            pools = [sites, heaps] if any(kind in holds[s] for s in sites) else [heaps, sites]
-            pool = next((p for p in pools if any(kind in holds[s] for s in p)), None)
+        # a kind shown by printed counters is enrolled as them, one per owner (``enrolment_pieces``)
+        for piece in enrolment_pieces(layout, kind, spec.owners_in(players)):
+            pk = piece.kind
+            pools = [sites, heaps] if any(pk in holds[s] for s in sites) else [heaps, sites]
+            pool = next((p for p in pools if any(pk in holds[s] for s in p)), None)
             if pool is None:
                 pool = next(p for p in pools if p)
-                cells[pool.pop()] = [Piece(owner, kind)]
+                cells[pool.pop()] = [piece]
                 continue
-            at = max(i for i, s in enumerate(pool) if kind in holds[s])  # the last that holds it
-            cells[pool.pop(at)] = [Piece(owner, kind)]
+            at = max(i for i, s in enumerate(pool) if pk in holds[s])  # the last that holds it
+            cells[pool.pop(at)] = [piece]
     return Board.from_counts(cells)
 
 
@@ -161,8 +163,8 @@ POSITION_TRIES = 50
 
 
 def render_position(layout: Layout, rng: np.random.Generator, positions: str, c: Conditions) -> Rendered:
-    """A random position rendered; one whose pieces do not fit on a space is drawn again (Zhang
-    Yi's armies are drawn as one counter per strength: a strength of 20 does not fit on an area)."""
+    """A random position rendered; one whose pieces do not fit on a space is drawn again (many
+    counters on a small area)."""
     for _ in range(POSITION_TRIES - 1):
         try:
             return render(layout, random_position(layout, rng, positions), c)
@@ -176,6 +178,18 @@ def _write_jpeg(path: Path, image: np.ndarray, quality: int) -> None:
         from vision.errors import UnreadableImage
 
         raise UnreadableImage(f"cannot write {path}")
+
+
+def _write_counters(layout: Layout, out: Path, stem: str, r: Rendered) -> None:
+    """``counters/<stem>.json``: where each printed value counter lies (layout ``counts_as``; the
+    truth states what they count as), for checking the values read (``tools/read_values.py``)."""
+    kinds = {k for k, spec in layout.pieces.items() if spec.counts_as is not None}
+    if not kinds:
+        return
+    rows = [{"space": p.space, "piece": f"{p.piece.owner}:{p.piece.kind}", "at_mm": [round(p.x, 2), round(p.y, 2)]}
+            for p in r.truth.placements if p.piece.kind in kinds]
+    (out / "counters").mkdir(exist_ok=True)
+    (out / "counters" / f"{stem}.json").write_text(json.dumps(rows, indent=1) + "\n", "utf-8")
 
 
 def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, hands: float = 0.3, tables: int = 1,
@@ -210,6 +224,7 @@ def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, h
         _write_jpeg(out / "frames" / f"{stem}.jpg", r.image, q)
         truth = truth_to_json(r.truth.board, r.truth.occluded, table=tid, markers_covered=r.truth.markers_covered)
         (out / "truth" / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", "utf-8")
+        _write_counters(layout, out, stem, r)
         described[stem] = {**c.describe(), "jpeg": q, "yaw_deg": round(pose.yaw_deg % 360, 1),
                            "roll_deg": round(pose.roll_deg, 1)}
         if progress:

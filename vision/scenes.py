@@ -36,8 +36,9 @@ def random_board(layout: Layout, rng: np.random.Generator, players: Sequence[str
     cells: dict[str, Counter[Piece]] = {}
     for sp in layout.spaces:
         c: Counter[Piece] = Counter()
-        held = layout.held_kinds(sp)
-        heap = layout.heap_kinds(sp)
+        # a printed counter standing for several pieces (layout ``counts_as``) is how the renderer shows them
+        held = tuple(k for k in layout.held_kinds(sp) if layout.pieces[k].counts_as is None)
+        heap = tuple(k for k in layout.heap_kinds(sp) if layout.pieces[k].counts_as is None)
         if not layout.player_kinds():
             # a game whose pieces are all neutral (Cheops: tiles and treasures): one piece of a held kind
             kinds = [k for k in held if layout.pieces[k].neutral] if sp.kind in layout.holds or not layout.holds else []

@@ -24,6 +24,7 @@ from vision.calibration import PX_PER_MM, default_calibration
 from vision.change import ChangeWatcher
 from vision.colour_classes import ColourClassifier
 from vision.counted_faces import CountedFaces
+from vision.counted_values import readable_view
 from vision.counting import Counter_, MassMeter, SpaceCount
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
@@ -44,6 +45,12 @@ PARTIAL_MAX_SHARE = 0.35  # of the board: a bigger crop is read as a full read
 PARTIAL_HAND_SHARE = 0.5  # unexplained evidence of this many pieces' area in the crop: read everything
 SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belongs to it
 LEAN_PER_HEIGHT = 0.8  # a piece's top shows up to this share of its height away from its foot (oblique views)
+
+
+def _frame_view(frame: np.ndarray, reg: Registration) -> Callable[[tuple[float, float], float, float], np.ndarray | None]:
+    """A printed counter's top as the camera frame shows it (its value is read finer than the board);
+    None where the frame is too coarse to read it."""
+    return lambda at_mm, angle, side_mm: readable_view(frame, reg.homography, at_mm, angle, side_mm)
 
 
 class TableReader:
@@ -205,7 +212,7 @@ class TableReader:
             return None  # perhaps a hand: the full read decides
         if self.classifier is not None:
             counts = self._classify(corrected, maps, redo, (x0, y0))
-            return self._with_faces_part(redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
+            return self._with_faces_part(frame, redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
         labels = np.full((h, w), -2, np.int16)
         labels[y0:y1, x0:x1] = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps,
                                            len(self.colours.owners), self.colours.neutral, self.colours.grey)
@@ -220,7 +227,7 @@ class TableReader:
                 kept[piece] += n
         counts, _ = self.counter.count(labels, np.zeros((h, w), bool), cam, others,
                                        MassMeter(lab, self.fg.ref, labels, self._owner_colours), kept)
-        return self._with_faces_part(redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
+        return self._with_faces_part(frame, redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
 
     def _read_part_by_look(self, rect: np.ndarray, corrected: np.ndarray, maps: ForegroundMaps, roi: tuple[int, int, int, int],
                            redo: np.ndarray, reg: Registration, frame_shape: tuple[int, ...], thumb: np.ndarray, at: float,
@@ -256,14 +263,14 @@ class TableReader:
         self._explained = seen.explained
         return self._partial_detection(redo, seen.counts, reg, thumb, at, t0, t_reg)
 
-    def _with_faces_part(self, redo: np.ndarray, counts: dict, corrected: np.ndarray, maps: ForegroundMaps,
-                         origin: tuple[int, int],
+    def _with_faces_part(self, frame: np.ndarray, redo: np.ndarray, counts: dict, corrected: np.ndarray,
+                         maps: ForegroundMaps, origin: tuple[int, int],
                          reg: Registration, thumb: np.ndarray, at: float, t0: float, t_reg: float) -> Detection | None:
         """A part read with its printed pieces told by face (``CountedFaces``); None when a face
         there is not sure (the full read decides)."""
         if self.faces is not None:
             counts, unsure = self.faces.apply(counts, corrected, self.colours.classify(maps.lab, maps.piece), origin,
-                                              [int(i) for i in redo])
+                                              [int(i) for i in redo], _frame_view(frame, reg))
             if unsure:
                 return None
         return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
@@ -437,9 +444,14 @@ class TableReader:
             self._explained = seen.explained
             hand_maps, strict_labels, lost = masked_for_hands(maps, strict_labels, lost, seen.explained, seen.arm,
                                                                    self.s)
-        occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost)
-        if seen is not None:  # a pale "piece" touching a hand may be its skin: unread
-            occ = replace(occ, spaces=occ.spaces | seen.touching(occ.mask))
+        occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost,
+                                  None if seen is None else seen.arm)
+        if seen is not None:  # a pale "piece" touching a hand may be its skin: unread, and it hides what the hand would
+            touched = seen.touching(occ.mask)
+            if touched:
+                assert seen.blobs is not None  # touching found a blob
+                occ = self.occlusion.joined(replace(occ, spaces=occ.spaces | touched),
+                                            np.isin(seen.blobs, [i + 1 for i in touched]))
         t_occ = time.perf_counter()
         if self._all_by_look:
             counts, off = {}, []  # every space is read by its pieces' look (below)
@@ -454,7 +466,7 @@ class TableReader:
             counts = {**counts, **seen.counts}
         face_unsure: set[int] = set()
         if self.faces is not None:  # a printed piece counted as a plain one of its colour: which it is, by face
-            counts, face_unsure = self.faces.apply(counts, corrected, raw)
+            counts, face_unsure = self.faces.apply(counts, corrected, raw, view=_frame_view(frame, reg))
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
             if i in occ.spaces or i in face_unsure or (seen is not None and i in seen.unsure):  # unsure: unread

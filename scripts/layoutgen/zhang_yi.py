@@ -36,6 +36,7 @@ PLACES = {
 }
 STATE_RGB = {"qin": [58, 58, 62], "chu": [196, 52, 44], "qi": [46, 104, 206], "yan": [124, 78, 176],
              "zhao": [46, 150, 84], "wei": [226, 138, 30], "han": [222, 196, 44]}
+ARMY_VALUES = (1, 2, 3, 4)  # the digits printed on army counters (two double-sided kinds: 1/2 and 3/4)
 TALENTS = ("yue_yi", "sun_bin", "bai_qi", "wu_qi", "lian_po", "pang_juan", "tian_dan", "xiang_yan", "shang_yang",
            "han_fei", "guo_wei", "li_si", "mengchang_jun", "lin_xiangru", "chunshen_jun", "jing_ke")
 
@@ -138,6 +139,13 @@ def layout(doc: Mapping[str, Any], layout_id: str) -> dict[str, Any]:
         spaces.append(polygon_space(sid, kind, rect(x, BOX_Y0, x + w, BOX_Y1)))
     counter = {"footprint": "rect", "size_mm": [16, 16], "height_mm": 3, "owners": "players"}
     pieces: dict[str, Any] = {"army": dict(counter)}
+    # what lies on the map: double-sided army counters showing 1/2 or 3/4 in their state's colour, each
+    # counting as that many strength (``counts_as``): the renderer splits an area's strength into them,
+    # the reader reads each one's digit (vision/counted_values.py) and reports the strength as ``army``
+    values = [f"army-{n}" for n in ARMY_VALUES]
+    for n, kind in zip(ARMY_VALUES, values):
+        pieces[kind] = {**counter, "face": {"label": str(n), "ground": "owner", "motif": False},
+                        "counts_as": {"kind": "army", "n": n}}
     # a talent counter: its state's colour with the talent's name printed on it (counted by colour
     # with the army counters, then told apart from them and from each other by that face:
     # vision/counted_faces.py); each belongs to one state (the map file), the assassin to none
@@ -149,7 +157,7 @@ def layout(doc: Mapping[str, Any], layout_id: str) -> dict[str, Any]:
     pieces["chit"] = {"footprint": "circle", "size_mm": [20], "height_mm": 2, "owners": "players"}
     pieces["die"] = {"footprint": "rect", "size_mm": [16, 16], "height_mm": 16, "owners": "neutral", "rgb": [245, 245, 240]}
     talent_kinds = [f"talent-{t}" for t in TALENTS]
-    holds = {"area": ["army"] + talent_kinds, "city": ["army"] + talent_kinds, "box": ["chit"] + talent_kinds, "dice": ["die"]}
+    holds = {"area": ["army"] + values + talent_kinds, "city": ["army"] + values + talent_kinds, "box": ["chit"] + talent_kinds, "dice": ["die"]}
     missing, extra = check_borders(doc, cells)
     return layout_doc(
         layout_id=layout_id, game="zhang_yi", board=doc["id"], source=f"scorer/games/zhang_yi/maps/{doc['id']}.json",

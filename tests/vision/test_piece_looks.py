@@ -22,18 +22,24 @@ def test_zhang_yi_talents_are_counted_as_army_counters_enrolled_for_their_faces_
     reps = representatives(layout)
     assert reps["talent-bai_qi"] == "army" and reps["army"] == "army" and reps["chit"] == "chit"
     assert read_kinds(layout) == ("army", "chit")
-    assert len(alike(layout)["army"]) == 17
-    assert set(face_kinds(layout)) == {k for k in layout.pieces if k.startswith("talent-")}
+    assert len(alike(layout)["army"]) == 21  # the army counters 1-4 and the 16 talents
+    assert set(face_kinds(layout)) == {k for k in layout.pieces if k.startswith(("talent-", "army-"))}
     spec = layout.pieces["talent-tian_dan"]
     assert spec.printed and spec.on_owner_colour and spec.face_label == "Tian Dan" and spec.owned_by == ("qi",)
     assert layout.pieces["talent-jing_ke"].owned_by == ()  # the assassin: no state, never on the map
     types = piece_types(layout)
     assert len(types) == 14 and Piece("qin", "army") in types and not any(p.kind == "die" for p in types)
-    # one counter of each talent (with its state) besides, for its face; not the assassin
-    extra = [p for p in enrolment_types(layout) if p not in types]
+    # each state's army counter shows a value, the values in turn (vision/counted_values.py), and one
+    # counter of each talent (with its state) besides, for its face; not the assassin
+    enrolled = enrolment_types(layout)
+    armies = [p for p in enrolled if p.kind.startswith("army")]
+    assert [str(p.owner) for p in armies] == list(layout.players)
+    assert [p.kind for p in armies] == ["army-1", "army-2", "army-3", "army-4", "army-1", "army-2", "army-3"]
+    extra = [p for p in enrolled if p not in types and p not in armies]
     assert len(extra) == 15 and Piece("qi", "talent-tian_dan") in extra and not any(p.kind == "talent-jing_ke" for p in extra)
+    assert len(enrolled) == len(armies) + 7 + 15  # and a chit per state
     plan = enrolment_plan(layout)
-    assert sorted(plan.values(), key=str) == sorted(types + extra, key=str)
+    assert sorted(plan.values(), key=str) == sorted(enrolled, key=str)
 
 
 def test_china_pieces_all_differ() -> None:
@@ -74,7 +80,8 @@ def test_crowded_neighbouring_areas_are_heaps_not_a_hand(zhang_yi_reader) -> Non
 
 def test_talent_counters_are_told_by_their_printed_face(zhang_yi_reader) -> None:
     layout, c, reader = zhang_yi_reader
-    assert reader.faces is not None and len(reader.model.faces) == 15
+    # the talents' faces, the army counters' values and the talents' prints as values are read (counted_values)
+    assert reader.faces is not None and len(reader.model.faces) == 15 + 7 + 15
     board = Board.from_counts({
         "linzi": Counter({Piece("qi", "army"): 3, Piece("qi", "talent-tian_dan"): 1}),
         "jimo": Counter({Piece("qi", "army"): 1, Piece("qi", "talent-sun_bin"): 1}),
