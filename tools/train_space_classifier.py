@@ -7,9 +7,11 @@ One command, fixed seed, in its own venv (torch is never a runtime dependency)::
 
 Data (``tools.space_classifier_data``): randomised renders of the project's renderer (their own
 artwork, piece colours and sizes, camera and light per table) and the photoreal **tuning** split
-(``evalsets/photoreal-china-a/tune``). Model selection uses data held back from training: the
-last ``--val-tables`` rendered tables and the photoreal tuning table ``--val-photoreal`` (t01),
-whose frames are never trained on. The photoreal **held-out split is never read** by this
+(``evalsets/photoreal-china-a/tune``; ``--photoreal`` takes more tuning splits, comma-separated,
+e.g. tables rendered by ``tools/photoreal`` with another seed into ``data/vision/photoreal-train``).
+Model selection uses data held back from training: the last ``--val-tables`` rendered tables and
+the photoreal tuning table(s) ``--val-photoreal`` (t01, or ``SET#tNN`` of another set), whose
+frames are never trained on. The photoreal **held-out split is never read** by this
 script (the data module refuses it): it is only for the final figures (``tableref vision eval``).
 
 Per space kind a small CNN (``make_net``), trained for a fixed number of steps; of the checkpoints

@@ -56,6 +56,28 @@ def test_the_committed_model_is_small_and_says_how_it_was_trained(china_layout, 
     assert classifier.heads == heads_for(china_layout)
 
 
+def test_training_takes_several_photoreal_sets_and_never_a_held_out_one(china_layout, tmp_path):
+    """``--photoreal a,b`` trains on several tuning splits (``--val-photoreal`` holds back ``t01``
+    of the first or ``SET#tNN`` of any); a held-out split is refused by its set.json or its path."""
+    from tools.space_classifier_data import load_frame_set
+    from tools.train_space_classifier import is_val_table, photoreal_sets
+
+    sets = photoreal_sets("evalsets/photoreal-china-a/tune, data/vision/photoreal-train/tune")
+    assert sets == ["evalsets/photoreal-china-a/tune", "data/vision/photoreal-train/tune"]
+    val = {"t01", "data/vision/photoreal-train/tune#t04"}
+    assert is_val_table(0, sets[0], "t01", val) and not is_val_table(0, sets[0], "t00", val)
+    assert is_val_table(1, sets[1], "t04", val) and not is_val_table(1, sets[1], "t01", val)
+    marked = tmp_path / "extra"
+    marked.mkdir()
+    (marked / "set.json").write_text(json.dumps({"board": "china-a", "split": "heldout"}), "utf-8")
+    for root in (marked, tmp_path / "heldout"):
+        with pytest.raises(SystemExit, match="held-out"):
+            next(load_frame_set(root, china_layout))
+    with pytest.raises(SystemExit, match="held-out"):
+        from tools.train_space_classifier import main as train
+        train(["--photoreal", "evalsets/photoreal-china-a/tune,evalsets/photoreal-china-a/heldout", "--data-only"])
+
+
 def test_crops_run_one_at_a_time_give_what_the_whole_batch_gives(classifier):
     """``forward`` feeds the network one crop at a time (its buffers then stay one crop big):
     the outputs are those of the whole batch at once, bit for bit."""
