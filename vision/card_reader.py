@@ -62,6 +62,7 @@ DULL_CHROMA = 15.0  # Lab (8-bit a, b) distance from grey: a deck colour below i
 FRINGE_SLACK_MM = 3.0  # neighbouring cards' squares may lie this much nearer than the least pitch (jitter)
 SQUARE_Y_SLACK_MM = 3.0  # a grey owner square's centre lies this near the row's at most (a card lies within a mm of
                          # its place, registration within two)
+DULL_FILL = 0.7  # a dull (grey) blob must fill at least this share of its bounding box to be a square
 MERGE_SLACK_MM = 4.0  # a square looks this much wider at most (blur, a card turned a little)
 CROSS_INDEX_CLEAR_MM = 17.0  # a token found this near a crosswise card's index: one of the two is the other's print
 MARGIN_SAMPLE = 4  # px: the margin's white balance from every 4th pixel each way
@@ -179,6 +180,9 @@ class CardReader(TableReader):
                 # where the loose reading is a colourful deck colour, that stays: a dark or noisy frame greys a blue square
                 # (a blue square's blurred rim, read grey, is dropped as its fringe by _squares)
                 loose[(raw == self.colours.owners.index(o)) & self.row_bands & ~np.isin(loose, self._colourful)] = mine
+                # ... and only where the frame differs from the empty mat: a pale grey deck (an enrolment photo's
+                # square mixed with the card's white) lies within its limit of the sections' white
+                loose[(loose == mine) & ~(maps.weak | maps.piece)] = UNKNOWN
         t_cls = time.perf_counter()
         # the hand test: what lies inside a section (a card's face, its print) is explained
         strict = np.where(maps.strict, raw, np.int16(-2))
@@ -330,6 +334,8 @@ class CardReader(TableReader):
                     continue  # a thin line (a card's edge, a panel's rim): no index
                 if centre_y is not None and owner in self.dull and abs((y0 + cents[j][1]) / self.s - centre_y) > SQUARE_Y_SLACK_MM:
                     continue  # (a dark, blurred frame: the section's outline reaches into the band, as grey as a grey deck)
+                if owner in self.dull and area < DULL_FILL * stats[j, cv2.CC_STAT_WIDTH] * stats[j, cv2.CC_STAT_HEIGHT]:
+                    continue  # a printed square fills its box; grey that does not is part of a card's picture
                 # touching squares of one owner (a crowded fan): one more per least pitch of width
                 side = INDEX_X[1] - INDEX_X[0]
                 width_mm = stats[j, cv2.CC_STAT_WIDTH] / self.s
