@@ -20,7 +20,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -111,6 +111,13 @@ class FrameSource(ABC):
             frame = Frame(image, at, self._frames)
             self._frames += 1
             return frame
+
+    def detail_for(self, frame: Frame) -> Callable[[], np.ndarray | None] | None:
+        """How to take the same view as ``frame`` at a higher resolution (a camera's main stream
+        beside the watched one), for a reader that needs more pixels somewhere (values printed on
+        counters): called only then, it returns None when that frame's still is gone. None: this
+        source has no such stream (the default)."""
+        return None
 
     def frames(self, limit: int | None = None) -> Iterator[Frame]:
         """Frames until the stream ends (replays) or ``limit``; lost frames are skipped."""
@@ -297,10 +304,16 @@ class PiCameraSource(FrameSource):
     python3-picamera2``). Imported on first use so the rest of the project runs anywhere."""
 
     def __init__(self, *, size: tuple[int, int] = (1280, 720), fps: float | None = 15.0,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, detail_size: tuple[int, int] | None = None):
+        """``detail_size``: the sensor's main stream at this size beside the watched ``size`` (its
+        low-resolution stream, YUV420 as every Pi's ISP gives it); each frame's main image is made
+        only when the reader asks for it (``detail_for``)."""
         super().__init__(clock=clock, nominal_fps=fps)
         self.size = size
+        self.detail_size = detail_size
         self.name = "picamera"
+        self._request: Any = None  # the last frame's capture request, held while its still may be asked for
+        self._request_index = -1
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except Exception as exc:  # ImportError, or libcamera missing underneath
@@ -308,28 +321,78 @@ class PiCameraSource(FrameSource):
         try:
             self._cam = Picamera2()
             controls = {"FrameRate": fps} if fps else {}
-            config = self._cam.create_video_configuration(main={"size": size, "format": "BGR888"}, controls=controls)
+            if detail_size is None:
+                config = self._cam.create_video_configuration(main={"size": size, "format": "BGR888"}, controls=controls)
+            else:
+                config = self._cam.create_video_configuration(main={"size": detail_size, "format": "BGR888"},
+                                                              lores={"size": size, "format": "YUV420"},
+                                                              controls=controls)
             self._cam.configure(config)
             self._cam.start()
         except Exception as exc:
             raise CameraError(f"cannot start the Pi camera: {exc}") from None
 
     def _grab(self) -> np.ndarray:
+        if self.detail_size is not None:
+            return self._grab_lores()
         try:
             # picamera2's "BGR888" is stored B,G,R per pixel on little-endian: what OpenCV wants
             img = self._cam.capture_array("main")
         except Exception as exc:
             raise FrameUnavailable(f"Pi camera capture failed: {exc}") from None
-        if img.ndim == 3 and img.shape[2] == 4:
-            img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
-        return np.ascontiguousarray(img)
+        return _bgr(img)
+
+    def _grab_lores(self) -> np.ndarray:
+        """The watched frame from the low-resolution stream; its request is kept for its still."""
+        self._drop_request()
+        try:
+            request = self._cam.capture_request()
+        except Exception as exc:
+            raise FrameUnavailable(f"Pi camera capture failed: {exc}") from None
+        try:
+            yuv = request.make_array("lores")
+        except Exception as exc:
+            request.release()
+            raise FrameUnavailable(f"Pi camera capture failed: {exc}") from None
+        self._request, self._request_index = request, self._frames
+        return cv2.cvtColor(np.ascontiguousarray(yuv), cv2.COLOR_YUV2BGR_I420)
+
+    def detail_for(self, frame: Frame) -> Callable[[], np.ndarray | None] | None:
+        if self.detail_size is None:
+            return None
+        return lambda: self._still(frame.index)
+
+    def _still(self, index: int) -> np.ndarray | None:
+        with self._lock:
+            if self._request is None or self._request_index != index:
+                return None  # a later frame was taken: this one's still is gone
+            try:
+                return _bgr(self._request.make_array("main"))
+            except Exception as exc:
+                log.warning("Pi camera: the still of frame %d could not be made: %s", index, exc)
+                return None
+
+    def _drop_request(self) -> None:
+        if self._request is not None:
+            try:
+                self._request.release()
+            finally:
+                self._request = None
 
     def _release(self) -> None:
         try:
+            self._drop_request()
             self._cam.stop()
             self._cam.close()
         except Exception:  # pragma: no cover - hardware only
             log.warning("Pi camera did not close cleanly")
+
+
+def _bgr(img: np.ndarray) -> np.ndarray:
+    """picamera2's "BGR888" array (B, G, R per pixel, sometimes padded to four) as OpenCV's BGR."""
+    if img.ndim == 3 and img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    return np.ascontiguousarray(img)
 
 
 # ------------------------------------------------------------------------------------ synthetic
@@ -345,7 +408,8 @@ class SyntheticCamera(FrameSource):
 
     def __init__(self, layout: "object", board: Board | None = None, *, conditions: "object | None" = None,
                  tag_map: Mapping[int, Piece] | None = None, seed: int = 0, noise_sigma: float = 1.5,
-                 clock: Callable[[], float] = time.monotonic, nominal_fps: float | None = None):
+                 clock: Callable[[], float] = time.monotonic, nominal_fps: float | None = None,
+                 detail_size: tuple[int, int] | None = None):
         from vision.layout import Layout
         from vision.render import Conditions
 
@@ -366,6 +430,8 @@ class SyntheticCamera(FrameSource):
         self._rendered_version = -1
         self.truth = None
         self.renders = 0
+        self.detail_size = detail_size  # a still of the same view at this size, rendered when asked for (detail_for)
+        self._still: tuple[int, np.ndarray] | None = None  # (scene version, its still)
 
     # -- scene changes
     def _changed(self) -> None:
@@ -437,20 +503,39 @@ class SyntheticCamera(FrameSource):
             self._changed()
 
     # -- frames
-    def _grab(self) -> np.ndarray:
+    def _render(self, conditions: "object") -> "object":
         from vision.render import render
 
-        if self._rendered_version != self._version or self._cache is None:
-            placements = None
-            place = self._die_place
-            if place is not None:  # the die where the caller put it, the other pieces where the renderer puts them
-                from vision.render import place_pieces
+        placements = None
+        place = self._die_place
+        if place is not None:  # the die where the caller put it, the other pieces where the renderer puts them
+            from vision.render import place_pieces
 
-                rest = self.board.with_removed(place.space, place.piece, self.board.pieces(place.space)[place.piece])
-                placements = place_pieces(self.layout, rest, np.random.default_rng(self.conditions.seed),
-                                          self.conditions.jitter_mm) + (place,)
-            r = render(self.layout, self.board, self.conditions, tag_map=self.tag_map, placements=placements,
-                       dice=self.dice or None)
+            rest = self.board.with_removed(place.space, place.piece, self.board.pieces(place.space)[place.piece])
+            placements = place_pieces(self.layout, rest, np.random.default_rng(self.conditions.seed),
+                                      self.conditions.jitter_mm) + (place,)
+        return render(self.layout, self.board, conditions, tag_map=self.tag_map, placements=placements,
+                      dice=self.dice or None)
+
+    def detail_for(self, frame: Frame) -> Callable[[], np.ndarray | None] | None:
+        if self.detail_size is None:
+            return None
+        version = self._rendered_version
+        return lambda: self._detail(version)
+
+    def _detail(self, version: int) -> np.ndarray | None:
+        """The scene of ``version`` rendered at ``detail_size`` (no sensor noise); None once the
+        scene changed since that frame."""
+        with self._lock:
+            if version != self._version:
+                return None
+            if self._still is None or self._still[0] != version:
+                self._still = (version, self._render(replace(self.conditions, size=self.detail_size)).image)
+            return self._still[1]
+
+    def _grab(self) -> np.ndarray:
+        if self._rendered_version != self._version or self._cache is None:
+            r = self._render(self.conditions)
             self._cache = r.image
             self.truth = r.truth
             self._rendered_version = self._version
@@ -471,12 +556,16 @@ class SyntheticCamera(FrameSource):
 # ------------------------------------------------------------------------------------ factory
 
 def open_source(spec: str, *, clock: Callable[[], float] = time.monotonic, size: tuple[int, int] = (1280, 720),
-                fps: float | None = None, loop: bool = False) -> FrameSource:
+                fps: float | None = None, loop: bool = False, detail_size: tuple[int, int] | None = None) -> FrameSource:
     """``picamera`` | ``opencv:0`` (or ``opencv:/dev/video2``) | ``video:PATH`` | ``images:FOLDER``
-    | ``synthetic:LAYOUT`` (a board id or a layout file)."""
+    | ``synthetic:LAYOUT`` (a board id or a layout file). ``detail_size``: a still of the same view
+    at this size beside each watched frame (``FrameSource.detail_for``): the Pi camera and the
+    synthetic one only."""
     kind, _, arg = spec.partition(":")
+    if detail_size is not None and kind not in ("picamera", "synthetic"):
+        raise CameraError(f"camera source {spec!r} has no detail stream (only picamera2 and synthetic have one)")
     if kind == "picamera":
-        return PiCameraSource(size=size, fps=fps or 15.0, clock=clock)
+        return PiCameraSource(size=size, fps=fps or 15.0, clock=clock, detail_size=detail_size)
     if kind == "opencv":
         dev: int | str = int(arg) if arg.isdigit() else (arg or 0)
         return OpenCVCamera(dev, size=size, fps=fps, clock=clock)
@@ -489,5 +578,5 @@ def open_source(spec: str, *, clock: Callable[[], float] = time.monotonic, size:
         from vision.render import Conditions
 
         return SyntheticCamera(load_layout(arg or "china-a"), conditions=Conditions(size=size), clock=clock,
-                               nominal_fps=fps)
+                               nominal_fps=fps, detail_size=detail_size)
     raise CameraError(f"unknown camera source {spec!r} (picamera, opencv:N, video:PATH, images:DIR, synthetic:BOARD)")

@@ -220,7 +220,7 @@ class CameraDevice:
                 if self._next_reader is not None:
                     self.reader, self._next_reader = self._next_reader, None
             try:
-                det = self.reader.read(frame.image, frame.at)
+                det = self.reader.read(frame.image, frame.at, detail=self.frames.detail_for(frame))
             except Exception as exc:  # a frame the pipeline cannot read is a lost frame
                 self._failed(f"frame not readable: {exc}")
                 continue
@@ -395,7 +395,7 @@ def camera_device_from_config(config: Any, clock: Any) -> Any:
         spec = "synthetic:" + layout.id
     else:
         spec = "images:" + cam.source
-    frames = open_source(spec, clock=clock, size=size, fps=cam.fps, loop=True)
+    frames = open_source(spec, clock=clock, size=size, fps=cam.fps, loop=True, detail_size=getattr(cam, "detail", None))
     return CameraDevice(frames, layout, reader=reader, model=model, model_path=model_path, mode=mode, fps=cam.fps,
                         emulated=cam.source == "synthetic")
 

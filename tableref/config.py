@@ -101,7 +101,13 @@ SCHEMA: dict[str, Any] = {
                         "fps": {"type": "number", "exclusiveMinimum": 0, "maximum": 30},
                         "width": {"type": "integer", "minimum": 160},
                         "height": {"type": "integer", "minimum": 120},
+                        "detail_width": {"type": "integer", "minimum": 160,
+                                         "description": "a still of the same view this wide beside the watched frame "
+                                                        "(the Pi camera's main stream), read where the watched frame has "
+                                                        "too few pixels (values printed on counters); with detail_height"},
+                        "detail_height": {"type": "integer", "minimum": 120},
                     },
+                    "dependentRequired": {"detail_width": ["detail_height"], "detail_height": ["detail_width"]},
                 },
                 "card_reader": {
                     "type": "object",
@@ -193,6 +199,7 @@ class CameraConfig:
     mode: str = "colour"
     model: str | None = None  # absolute path of the table model (colour mode), when configured
     tags: str | None = None  # marker mode: tag map file
+    detail: tuple[int, int] | None = None  # (width, height) of the still beside each watched frame, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +373,7 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
     camera = CameraConfig(
         enabled=cam.get("enabled", bool(cam)), source=cam.get("source", "synthetic"), layout=cam.get("layout"),
         fps=float(cam.get("fps", 4.0)), width=int(cam.get("width", 960)), height=int(cam.get("height", 720)),
+        detail=(int(cam["detail_width"]), int(cam["detail_height"])) if "detail_width" in cam else None,
         mode=cam.get("mode", "colour"), model=model, tags=rel(cam.get("tags")),
     )
     if camera.source not in ("synthetic", "picamera2") and not camera.source.startswith("usb:"):
@@ -373,6 +381,13 @@ def config_from_dict(doc: Mapping[str, Any], path: str = "<config>") -> TableCon
         if src is None or not os.path.isdir(src):
             raise ConfigError(f"{path}: [devices] camera.source: {camera.source!r} is not picamera2, usb:N, synthetic or a folder")
         camera = dataclasses.replace(camera, source=src)
+    if camera.detail is not None:
+        if camera.source not in ("synthetic", "picamera2"):
+            raise ConfigError(f"{path}: [devices] camera.detail_width: source {camera.source!r} has no detail stream "
+                              "(picamera2 and synthetic have one)")
+        if camera.detail[0] < camera.width or camera.detail[1] < camera.height:
+            raise ConfigError(f"{path}: [devices] camera.detail_width: the still ({camera.detail[0]}x{camera.detail[1]}) "
+                              f"must be at least the watched frame ({camera.width}x{camera.height})")
     if camera.mode == "marker" and camera.model is not None:
         raise ConfigError(f"{path}: [devices] camera.model: a table model is for colour mode, not mode = \"marker\"")
     if camera.mode != "marker" and camera.tags is not None:

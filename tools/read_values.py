@@ -3,7 +3,7 @@ army counters 1-4), counter by counter, on a rendered set (``tableref vision ren
 where each counter lies to ``counters/<frame>.json``). The set's evaluation (``tableref vision
 eval``) scores what the reader reports per space (strength as ``army``); this says why:
 
-    .venv/bin/python tools/read_values.py --board zhang-yi-sample --set /tmp/zy-set
+    .venv/bin/python tools/read_values.py --board zhang-yi-sample --set /tmp/zy-set [--detail]
 
 Prints the counters on spaces the truth does not mark occluded, how many the reader looked at
 (each found alone), how many it read a sure value for, the confusions by value (truth -> read) and
@@ -25,7 +25,9 @@ if str(ROOT) not in sys.path:
 
 from vision.counted_values import MIN_FRAME_PX_PER_MM, frame_scale  # noqa: E402
 from vision.eval_readers import make_reader_factory  # noqa: E402
-from vision.evaluate import load_set, read_image  # noqa: E402
+from tableref.commands.vision import WATCH_WIDTH  # noqa: E402
+from vision.evaluate import load_set, read_image, watched_frame  # noqa: E402
+from vision.registration import to_detail  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 
 NEAR_MM = 6.0  # a counter read this near a truth counter's centre is that counter (parallax, placement)
@@ -35,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="tools/read_values.py")
     ap.add_argument("--board", required=True)
     ap.add_argument("--set", required=True)
+    ap.add_argument("--detail", action="store_true", help="as tableref vision eval --detail: the frames are detail stills")
     args = ap.parse_args(argv)
     layout = load_layout(args.board)
     frame_set = load_set(args.set, layout)
@@ -47,12 +50,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         truth = [t for t in json.loads(path.read_text("utf-8")) if t["space"] not in fr.truth.occluded]
         reader = reader_for(fr.truth.table)
-        det = reader.read(read_image(fr.image), at=float(i))
+        watched, detail = watched_frame(read_image(fr.image), WATCH_WIDTH if args.detail else None)
+        det = reader.read(watched, at=float(i), detail=detail)
         if not det.registration.usable or getattr(reader, "faces", None) is None:
             stats["frames not read"] += 1
             continue
         stats["counters on visible spaces"] += len(truth)
-        H = det.registration.homography
+        H = det.registration.homography if detail is None else to_detail(det.registration.homography, watched.shape,
+                                                                          detail.shape)
         stats["of them where the frame is too coarse to read values"] += sum(
             frame_scale(H, tuple(t["at_mm"])) < MIN_FRAME_PX_PER_MM for t in truth)
         taken: set[int] = set()

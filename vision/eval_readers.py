@@ -106,7 +106,7 @@ class _UnreadableTable:
     def reset(self) -> None:
         pass
 
-    def read(self, frame: np.ndarray, at: float | None = None) -> Any:
+    def read(self, frame: np.ndarray, at: float | None = None, detail: Any = None) -> Any:
         from vision.detection import Detection, Mode, SpaceResult
         from vision.registration import Registration, RegistrationStatus
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+import cv2
 import numpy as np
 
 from scorer.core import safejson
@@ -370,13 +371,25 @@ class FrameResult:
         return out
 
 
+def watched_frame(image: np.ndarray, width: int | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """``image`` as the reader watches it at ``width`` px wide (the ISP scales a camera's
+    low-resolution stream, not timed here), and the detail frame beside it; ``image`` itself and no
+    detail frame when it is no wider."""
+    if not width or image.shape[1] <= width:
+        return image, None
+    h = int(round(image.shape[0] * width / image.shape[1]))
+    return cv2.resize(image, (width, h), interpolation=cv2.INTER_AREA), image
+
+
 def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], space_ids: Sequence[str], *,
                  limit: int | None = None, progress: Callable[[int, int, FrameResult, float], None] | None = None,
                  on_frame: Callable[[Frame, np.ndarray, Any, FrameResult], None] | None = None,
-                 warn: Warn | None = None) -> tuple[list[FrameResult], list[str]]:
+                 warn: Warn | None = None, watch_width: int | None = None) -> tuple[list[FrameResult], list[str]]:
     """Read every frame with a fresh reader for its table and score it. Returns the results and
     the frames skipped (unreadable images, with a warning). ``progress(i, n, result, running
-    per-space accuracy)`` after each frame; ``on_frame(frame, image, detection, result)`` too."""
+    per-space accuracy)`` after each frame; ``on_frame(frame, image, detection, result)`` too.
+    ``watch_width``: the frames are detail stills; each is read scaled down to this width (as a
+    camera's low-resolution stream shows it) with the still itself as the reader's ``detail``."""
     frames = frame_set.frames[:limit] if limit else frame_set.frames
     results: list[FrameResult] = []
     skipped: list[str] = []
@@ -390,8 +403,9 @@ def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], s
                 warn(f"skipped: {exc}")
             continue
         reader = reader_for(fr.truth.table)
+        watched, detail = watched_frame(image, watch_width)
         t0 = time.perf_counter()
-        det = reader.read(image, at=float(i))
+        det = reader.read(watched, at=float(i), detail=detail)
         ms = (time.perf_counter() - t0) * 1e3
         reg = det.registration
         score = score_frame(fr.truth, det.spaces, space_ids, bool(reg.usable))

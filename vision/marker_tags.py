@@ -21,7 +21,7 @@ from scorer.core.types import Piece
 from vision.geometry import parallax
 from vision.layout import Layout
 from vision.markers import marker_bits
-from vision.registration import Registration
+from vision.registration import Registration, to_detail
 
 
 @dataclass
@@ -77,9 +77,7 @@ class TagFinder:
         Hm = reg.homography
         src = gray
         if detail is not None:
-            sx, sy = detail.shape[1] / gray.shape[1], detail.shape[0] / gray.shape[0]
-            # pixel centres: x_detail = sx * (x + 0.5) - 0.5
-            Hm = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1.0]]) @ Hm
+            Hm = to_detail(Hm, gray.shape, detail.shape)
             src = detail
         box = cv2.perspectiveTransform(bx.reshape(-1, 1, 2), Hm).reshape(-1, 2)
         H, W = src.shape[:2]

@@ -82,6 +82,14 @@ class Registration:
         }
 
 
+def to_detail(homography: np.ndarray, watched_shape: tuple[int, ...], detail_shape: tuple[int, ...]) -> np.ndarray:
+    """``homography`` (board mm -> px of the watched frame) for a higher-resolution frame of the same
+    view (a camera's main stream beside its low-resolution one), pixel centres kept:
+    x_detail = sx * (x + 0.5) - 0.5."""
+    sx, sy = detail_shape[1] / watched_shape[1], detail_shape[0] / watched_shape[0]
+    return np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1.0]]) @ homography
+
+
 def _obliqueness(H: np.ndarray, layout: Layout) -> float:
     """Smallest ratio of the two singular values of the homography's Jacobian over the board:
     1 for a camera straight above, cos(angle) for a tilted one."""

@@ -104,11 +104,14 @@ def perturb(p: Pose, rng: np.random.Generator) -> Pose:
                 (p.offset[0] + float(rng.uniform(-0.005, 0.005)), p.offset[1] + float(rng.uniform(-0.005, 0.005))))
 
 
-def conditions(layout: Layout, pose: Pose, rng: np.random.Generator, hands: float, calm: bool = False
-               ) -> tuple[Conditions, int]:
+def conditions(layout: Layout, pose: Pose, rng: np.random.Generator, hands: float, calm: bool = False,
+               size: tuple[int, int] = SIZE) -> tuple[Conditions, int]:
     """A frame's conditions over the ranges above (and its JPEG quality). ``calm``: a table
-    photo: no hand, no shadow, a little blur and noise at most, the lamp of the table's pose."""
-    base = random_conditions(layout, rng, size=SIZE, hand_probability=0.0 if calm else hands, strength=1.0)
+    photo: no hand, no shadow, a little blur and noise at most, the lamp of the table's pose.
+    ``size``: a frame with more pixels than ``SIZE`` shows the same view (a camera's still beside its
+    watched stream); blur and noise are drawn from the same ranges in its own pixels, as the marker
+    mode's 4K detail frames are (``bench vision --size``): a still focused as sharply as its sensor allows."""
+    base = random_conditions(layout, rng, size=size, hand_probability=0.0 if calm else hands, strength=1.0)
     c = replace(
         base, fov_deg=pose.fov_deg, fill=pose.fill, tilt_deg=pose.tilt_deg, tilt_azimuth_deg=pose.yaw_deg,
         roll_deg=level_roll(pose.tilt_deg, pose.yaw_deg) + pose.roll_deg, offset=pose.offset,
@@ -193,10 +196,13 @@ def _write_counters(layout: Layout, out: Path, stem: str, r: Rendered) -> None:
 
 
 def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, hands: float = 0.3, tables: int = 1,
-               positions: str = "layout", progress: Callable[[int, int, str], None] | None = None) -> dict:
+               positions: str = "layout", progress: Callable[[int, int, str], None] | None = None,
+               size: tuple[int, int] = SIZE) -> dict:
     """Write the set; returns its set.json. Frame i belongs to table ``t<i mod tables + 1>``.
     ``positions``: where the pieces come from (``vision.scenes.random_position``: ``layout``, or
-    ``game`` for positions reached in random games of the layout's game)."""
+    ``game`` for positions reached in random games of the layout's game). ``size``: the frames'
+    pixels (a larger one: the detail stills ``tableref vision eval --detail`` reads; the same
+    scenes and poses as at ``SIZE`` for a seed)."""
     out = Path(out)
     for d in ("frames", "truth", "tables"):
         (out / d).mkdir(parents=True, exist_ok=True)
@@ -208,7 +214,7 @@ def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, h
         tdir = out / "tables" / tid
         tdir.mkdir(parents=True, exist_ok=True)
         # both photos are taken one after the other: same pose, same lamp
-        c, q = conditions(layout, pose, rng, 0.0, calm=True)
+        c, q = conditions(layout, pose, rng, 0.0, calm=True, size=size)
         _write_jpeg(tdir / "empty.jpg", render(layout, Board(), c).image, q)
         board = enrol_board(layout, rng)
         _write_jpeg(tdir / "enrol.jpg", render(layout, board, c).image, q)
@@ -219,7 +225,7 @@ def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, h
         tid = f"t{i % tables + 1}"
         stem = f"{tid}-{i:0{width}d}"
         pose = perturb(poses[tid], rng)
-        c, q = conditions(layout, pose, rng, hands)
+        c, q = conditions(layout, pose, rng, hands, size=size)
         r = render_position(layout, rng, positions, c)
         _write_jpeg(out / "frames" / f"{stem}.jpg", r.image, q)
         truth = truth_to_json(r.truth.board, r.truth.occluded, table=tid, markers_covered=r.truth.markers_covered)
@@ -231,6 +237,7 @@ def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, h
             progress(i + 1, frames, stem)
     info = {"board": layout.id, "source": "tableref vision render-set (the project's own renderer, vision.render)",
             "split": "tune", "seed": seed, "frames": frames, "tables": tables, "hands": hands, "positions": positions,
+            "size": list(size),
             "note": "the reader was developed on this renderer: not an independent test",
             "conditions": described}
     (out / "set.json").write_text(json.dumps(info, indent=1) + "\n", "utf-8")

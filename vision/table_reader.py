@@ -32,7 +32,7 @@ from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, Lig
 from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
 from vision.pose_refine import PoseRefiner, print_registration
-from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
+from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus, to_detail
 from vision.space_classifier import ClassifierError, SpaceClassifier, committed_classifier
 from vision.space_crops import crops_by_kind, evidence_map
 from vision.structure import PrintWatcher
@@ -47,10 +47,30 @@ SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belo
 LEAN_PER_HEIGHT = 0.8  # a piece's top shows up to this share of its height away from its foot (oblique views)
 
 
-def _frame_view(frame: np.ndarray, reg: Registration) -> Callable[[tuple[float, float], float, float], np.ndarray | None]:
-    """A printed counter's top as the camera frame shows it (its value is read finer than the board);
-    None where the frame is too coarse to read it."""
-    return lambda at_mm, angle, side_mm: readable_view(frame, reg.homography, at_mm, angle, side_mm)
+Detail = np.ndarray | Callable[[], np.ndarray] | None  # a higher-resolution frame of the same view, or how to take it
+
+
+def _frame_view(frame: np.ndarray, reg: Registration, detail: Detail = None
+                ) -> Callable[[tuple[float, float], float, float], np.ndarray | None]:
+    """A printed counter's top as the camera shows it (its value is read finer than the board): in
+    ``detail`` when one is given (taken only when a value is read, once), else in ``frame``; None
+    where that frame is too coarse to read it."""
+    taken: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def source() -> tuple[np.ndarray, np.ndarray]:
+        if not taken:
+            big = detail() if callable(detail) else detail
+            if big is None or big.ndim != 3:
+                taken.append((frame, reg.homography))
+            else:
+                taken.append((big, to_detail(reg.homography, frame.shape, big.shape)))
+        return taken[0]
+
+    def view(at_mm: tuple[float, float], angle: float, side_mm: float) -> np.ndarray | None:
+        image, homography = source() if detail is not None else (frame, reg.homography)
+        return readable_view(image, homography, at_mm, angle, side_mm)
+
+    return view
 
 
 class TableReader:
@@ -107,6 +127,7 @@ class TableReader:
         self._maps: tuple | None = None
         self._pose: np.ndarray | None = None  # the last homography that read the board
         self._noise = 0.0  # the last full read's noise scale
+        self._detail: Detail = None  # the read in progress's detail frame (``read``)
         self._explained: np.ndarray | None = None  # what the pieces read by look explained in the last read
         self.refiner = PoseRefiner(model.reference, self.s)
         # the learned step: a CNN per space kind reads each visible space instead of counting
@@ -270,7 +291,7 @@ class TableReader:
         there is not sure (the full read decides)."""
         if self.faces is not None:
             counts, unsure = self.faces.apply(counts, corrected, self.colours.classify(maps.lab, maps.piece), origin,
-                                              [int(i) for i in redo], _frame_view(frame, reg))
+                                              [int(i) for i in redo], _frame_view(frame, reg, self._detail))
             if unsure:
                 return None
         return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
@@ -395,8 +416,12 @@ class TableReader:
             m1, m2 = m1[y0:y1, x0:x1], m2[y0:y1, x0:x1]
         return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def read(self, frame: np.ndarray, at: float | None = None, detail: object = None) -> Detection:
-        """Read one frame (BGR). ``detail`` is accepted for the marker reader's interface and unused."""
+    def read(self, frame: np.ndarray, at: float | None = None, detail: Detail = None) -> Detection:
+        """Read one frame (BGR). ``detail``: the same view at a higher resolution (a camera's main
+        stream beside the watched low-resolution one), or a function that takes it, called only
+        when the board is read and something needs more pixels than ``frame`` has (values printed
+        on counters, ``vision.counted_values``); everything else is read in ``frame``."""
+        self._detail = detail
         t0 = time.perf_counter()
         at = self.clock() if at is None else at
         if frame is None or frame.ndim != 3:
@@ -466,7 +491,7 @@ class TableReader:
             counts = {**counts, **seen.counts}
         face_unsure: set[int] = set()
         if self.faces is not None:  # a printed piece counted as a plain one of its colour: which it is, by face
-            counts, face_unsure = self.faces.apply(counts, corrected, raw, view=_frame_view(frame, reg))
+            counts, face_unsure = self.faces.apply(counts, corrected, raw, view=_frame_view(frame, reg, self._detail))
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
             if i in occ.spaces or i in face_unsure or (seen is not None and i in seen.unsure):  # unsure: unread

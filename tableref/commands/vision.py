@@ -10,6 +10,8 @@ from pathlib import Path
 
 from scorer.core.types import Board
 
+WATCH_WIDTH = 1280  # eval --detail: the width a detail still is watched at (a camera's low-resolution stream)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("vision", help="camera: detect pieces in a photo, print markers, calibrate",
@@ -102,6 +104,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "classifier (vision/models/space_classifier; default); table = the same reader counting colour "
                         "blobs instead; legacy = the former BoardReader")
     e.add_argument("--dump", metavar="DIR", help="write each wrong frame with its wrong spaces outlined here")
+    e.add_argument("--detail", action="store_true",
+                   help="the frames are high-resolution stills (e.g. 3840x2160): each is watched scaled down to "
+                        f"{WATCH_WIDTH} px wide, as a camera's low-resolution stream shows it, and given whole to the "
+                        "reader as its detail frame, read where more pixels are needed (values printed on counters)")
     e.set_defaults(func=cmd_eval)
 
     rs = vsub.add_parser("render-set", help="write a frame set (docs/vision-eval.md) from the project's renderer",
@@ -119,6 +125,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rs.add_argument("--positions", choices=("layout", "game"), default="layout",
                     help="where the pieces come from: layout = random pieces on the spaces that hold them (default); "
                          "game = positions reached in random complete games of the layout's game (its engine's simulator)")
+    rs.add_argument("--size", default="1280x720",
+                    help="WIDTHxHEIGHT of the frames (default 1280x720); larger: the same scenes as detail stills, "
+                         "for 'vision eval --detail'")
     rs.set_defaults(func=cmd_render_set)
 
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
@@ -267,6 +276,17 @@ def cmd_markers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _frame_size(text: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` -> (width, height)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit("tableref: --size must be WIDTHxHEIGHT") from None
+    if w < 320 or h < 240:
+        raise SystemExit("tableref: --size must be at least 320x240")
+    return w, h
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
@@ -276,10 +296,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     layout = load_layout(args.board)
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        raise SystemExit("tableref: --size must be WIDTHxHEIGHT") from None
+    w, h = _frame_size(args.size)
     rng = np.random.default_rng(args.seed)
     board = _load_board(args.pieces) if args.pieces else random_board(layout, rng)
     unknown = [s for s in board.spaces() if s not in layout.space_ids]
@@ -373,7 +390,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     show = None if args.json else _progress_printer("frame")
     progress = (lambda i, n, res, acc: show(i, n, f"{res.stem}: per-space so far {100 * acc:.2f}%")) if show else None
     results, skipped = evaluate_set(fs, reader_for, layout.space_ids, limit=args.limit, progress=progress,
-                                    on_frame=on_frame, warn=warn)
+                                    on_frame=on_frame, warn=warn, watch_width=WATCH_WIDTH if args.detail else None)
     if not results:
         raise FrameSetError(f"{fs.root}: no frame could be read")
     summary = summarise(results)
@@ -445,7 +462,8 @@ def cmd_render_set(args: argparse.Namespace) -> int:
         raise VisionError(f"{out} already exists and is not an empty folder: choose a new one")
     show = _progress_printer("rendered")
     info = render_set(layout, out, args.frames, seed=args.seed, hands=args.hands, tables=args.tables,
-                      positions=args.positions, progress=lambda i, n, stem: show(i, n, stem))
+                      positions=args.positions, progress=lambda i, n, stem: show(i, n, stem),
+                      size=_frame_size(args.size))
     hands = sum(1 for c in info["conditions"].values() if c["hand"])
     print(f"{out}: {args.frames} frames ({hands} with a hand), {args.tables} table(s), board {layout.id}")
     return 0

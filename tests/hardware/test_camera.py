@@ -159,3 +159,115 @@ def test_synthetic_camera_noise_is_added_in_bands_as_if_at_once(small_layout_pat
         want = np.clip(clean.astype(np.float32) + rng.normal(0.0, 2.0, clean.shape).astype(np.float32), 0, 255).astype(np.uint8)
         assert np.array_equal(cam.read().image, want)
     cam.close()
+
+
+class _FakeRequest:
+    """A picamera2 capture request: both streams of one moment, released by the caller."""
+
+    def __init__(self, cam: "_FakePicamera2", n: int):
+        self.cam, self.n, self.released = cam, n, False
+
+    def release(self) -> None:
+        self.released = True
+
+    def make_array(self, stream: str) -> np.ndarray:
+        assert not self.released, "a released request's buffers are gone"
+        (w, h), fmt = self.cam.streams[stream]
+        if fmt == "YUV420":  # I420: the Y plane (grey level n), then U and V planes (neutral)
+            return np.concatenate([np.full((h, w), 100 + 10 * self.n, np.uint8), np.full((h // 2, w), 128, np.uint8)])
+        return np.full((h, w, 4), 100 + 10 * self.n, np.uint8)  # "BGR888" padded to four bytes, as some modes give it
+
+
+class _FakePicamera2:
+    """picamera2's Picamera2 as far as PiCameraSource uses it (no Pi here)."""
+
+    made: list["_FakePicamera2"] = []
+
+    def __init__(self):
+        self.streams: dict = {}
+        self.requests: list[_FakeRequest] = []
+        self.started = self.closed = False
+        _FakePicamera2.made.append(self)
+
+    def create_video_configuration(self, main, lores=None, controls=None):
+        return {"main": main, "lores": lores, "controls": controls}
+
+    def configure(self, config):
+        self.streams = {k: (v["size"], v["format"]) for k, v in config.items() if k in ("main", "lores") and v}
+
+    def start(self):
+        self.started = True
+
+    def capture_array(self, stream):
+        return _FakeRequest(self, 1).make_array(stream)
+
+    def capture_request(self):
+        self.requests.append(_FakeRequest(self, len(self.requests) + 1))
+        return self.requests[-1]
+
+    def stop(self):
+        self.started = False
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch):
+    import sys
+    import types
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = _FakePicamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    _FakePicamera2.made.clear()
+    return _FakePicamera2.made
+
+
+def test_pi_camera_watches_its_low_resolution_stream_and_makes_a_still_only_when_asked(fake_picamera2):
+    """With ``detail_size`` the Pi camera streams main (the still) and lores (the watched frame);
+    a frame's still is made from that frame's own request, only when asked, and is gone once the
+    next frame is taken. Without it, one stream as before."""
+    cam = PiCameraSource(size=(64, 48), detail_size=(256, 192), fps=None)
+    pi = fake_picamera2[-1]
+    assert pi.streams == {"main": ((256, 192), "BGR888"), "lores": ((64, 48), "YUV420")} and pi.started
+    f1 = cam.read()
+    assert f1.image.shape == (48, 64, 3) and len(set(f1.image[0, 0].tolist())) == 1  # YUV420 -> BGR: grey stays grey
+    assert abs(int(f1.image[0, 0, 0]) - 110) <= 12  # (limited range: 1.16 x (Y - 16))
+    still = cam.detail_for(f1)
+    assert still is not None
+    big = still()
+    assert big.shape == (192, 256, 3) and int(big[0, 0, 0]) == 110  # the same moment as f1
+    f2 = cam.read()
+    assert pi.requests[0].released and not pi.requests[1].released
+    assert still() is None  # f1's still is gone
+    assert int(cam.detail_for(f2)()[0, 0, 0]) == 120
+    cam.close()
+    assert all(r.released for r in pi.requests) and pi.closed
+    plain = PiCameraSource(size=(64, 48), fps=None)
+    assert fake_picamera2[-1].streams == {"main": ((64, 48), "BGR888")}
+    f = plain.read()
+    assert f.image.shape == (48, 64, 3) and plain.detail_for(f) is None
+    plain.close()
+
+
+def test_synthetic_camera_renders_a_still_of_the_frame_it_watched(small_layout_path):
+    from vision.layout import load_layout
+    from vision.render import Conditions
+
+    layout = load_layout(small_layout_path)
+    cam = SyntheticCamera(layout, conditions=Conditions(size=(320, 180)), seed=3, noise_sigma=0.0,
+                          detail_size=(960, 540))
+    f = cam.read()
+    still = cam.detail_for(f)
+    big = still()
+    assert big.shape == (540, 960, 3)
+    small = cv2.resize(big, (320, 180), interpolation=cv2.INTER_AREA)
+    assert float(np.abs(small.astype(float) - f.image.astype(float)).mean()) < 12  # the same view
+    assert still() is big  # rendered once
+    cam.place("wei-2", Piece("red", "house"))
+    assert still() is None  # the scene changed: that frame's still is gone
+    assert SyntheticCamera(layout, conditions=Conditions(size=(320, 180))).detail_for(f) is None
+    with pytest.raises(CameraError, match="no detail stream"):
+        open_source("opencv:7", detail_size=(1920, 1080))
+    cam.close()

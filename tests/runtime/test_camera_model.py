@@ -120,3 +120,41 @@ def test_capture_use_model_and_hold_without_the_camera_thread(learned) -> None:
     dev.release()
     assert "held" not in dev.status()
     dev.close()
+
+
+def test_the_camera_thread_gives_the_reader_each_frames_still(tmp_path) -> None:
+    """A source with a detail stream (``[devices.camera] detail_width``): the camera thread passes
+    each frame's still to the reader, to take only if it needs it."""
+    import threading
+
+    from tableref.runtime import Runtime
+    from vision.detection import Detection, Mode
+    from vision.registration import Registrar
+
+    layout = load_layout("china-a")
+    seen: list[tuple[int, int, int] | None] = []
+    done = threading.Event()
+
+    class StillTaker:
+        def __init__(self) -> None:
+            self.registrar = Registrar(layout)
+
+        def read(self, frame, at=None, detail=None) -> Detection:
+            if callable(detail) and not done.is_set():
+                still = detail()
+                seen.append(None if still is None else still.shape)
+                done.set()
+            gray = np.ascontiguousarray(frame[..., 1])
+            return Detection(at or 0.0, Mode.COLOUR, self.registrar.update(gray), ())
+
+    cam = SyntheticCamera(layout, conditions=Conditions(size=(480, 360)), seed=3, noise_sigma=0.0,
+                          detail_size=(960, 720))
+    rt = Runtime(store_path=str(tmp_path / "t.sqlite"), game_id="china",
+                 setup={"players": ["blue", "green", "red"], "board": "china-a"})
+    rt.add_device(CameraDevice(cam, layout, reader=StillTaker(), fps=8.0, emulated=True))
+    rt.start()
+    try:
+        assert done.wait(30)
+        assert seen == [(720, 960, 3)]
+    finally:
+        rt.stop()

@@ -32,6 +32,13 @@ def test_the_example_configuration_is_valid() -> None:
     assert cfg.reconciler.quiet_timeout == 10.0 and cfg.settle == 0.5
 
 
+def test_a_camera_still_beside_the_watched_frame() -> None:
+    cfg = config_from_dict(minimal(devices={"camera": {"source": "picamera2", "width": 1280, "height": 720,
+                                                       "detail_width": 4608, "detail_height": 2592}}))
+    assert cfg.camera.detail == (4608, 2592)
+    assert config_from_dict(minimal(devices={"camera": {"source": "picamera2"}})).camera.detail is None
+
+
 def test_defaults_for_a_minimal_file() -> None:
     cfg = config_from_dict(minimal())
     assert not cfg.sensor_board.enabled and not cfg.camera.enabled
@@ -54,6 +61,11 @@ def test_defaults_for_a_minimal_file() -> None:
     (minimal(devices={"sensor_board": {"port": "/dev/ttyACM0", "tags": "missing.json"}}), ["sensor_board.tags", "does not exist"]),
     (minimal(devices={"camera": {"source": "nowhere"}}), ["camera.source", "nowhere"]),
     (minimal(devices={"card_reader": {"enabled": True}}), ["card_reader.port"]),
+    (minimal(devices={"camera": {"source": "usb:0", "detail_width": 3840, "detail_height": 2160}}),
+     ["camera.detail_width", "no detail stream"]),
+    (minimal(devices={"camera": {"source": "picamera2", "width": 1280, "height": 720, "detail_width": 640,
+                                 "detail_height": 480}}), ["camera.detail_width", "at least the watched frame"]),
+    (minimal(devices={"camera": {"source": "picamera2", "detail_width": 3840}}), ["camera", "detail_height"]),
     (minimal(web={"port": 70000}), ["[web] port"]),
     ({"game": {"id": "china", "players": ["blue", "green", "red"], "names": {"pink": "x"}}}, ["names", "pink"]),
 ])

@@ -143,6 +143,34 @@ def test_missing_folders(tmp_path, china_layout):
 # --------------------------------------------------------------------------------------------
 # the commands, end to end
 
+def test_detail_stills_are_rendered_and_read_watched_small(tmp_path, capsys, monkeypatch):
+    """``render-set --size``: the same scenes as larger stills; ``eval --detail``: each still is read
+    scaled down to 1280 px wide, with the still itself as the reader's detail frame."""
+    import cv2
+
+    from vision import table_reader
+
+    out = tmp_path / "stills"
+    assert main(["vision", "render-set", "--board", "china-a", "--out", str(out), "--frames", "2", "--seed", "3",
+                 "--tables", "1", "--size", "1920x1080"]) == 0
+    assert cv2.imread(str(next((out / "frames").iterdir()))).shape == (1080, 1920, 3)
+    assert json.loads((out / "set.json").read_text())["size"] == [1920, 1080]
+    seen = []
+    real = table_reader.TableReader.read
+
+    def spy(self, frame, at=None, detail=None):
+        seen.append((frame.shape, None if detail is None else detail.shape))
+        return real(self, frame, at, detail)
+
+    monkeypatch.setattr(table_reader.TableReader, "read", spy)
+    capsys.readouterr()
+    assert main(["vision", "eval", "--board", "china-a", "--set", str(out), "--reader", "table", "--detail"]) == 0
+    assert "per-space accuracy: " in capsys.readouterr().out
+    assert seen == [((720, 1280, 3), (1080, 1920, 3))] * 2
+    with pytest.raises(SystemExit, match="WIDTHxHEIGHT"):
+        main(["vision", "render-set", "--board", "china-a", "--out", str(tmp_path / "bad"), "--frames", "1", "--size", "big"])
+
+
 def test_render_set_then_eval(tmp_path, capsys):
     out = tmp_path / "own"
     assert main(["vision", "render-set", "--board", "china-a", "--out", str(out), "--frames", "3", "--seed", "3",

@@ -10,6 +10,7 @@ import json
 from collections import Counter
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -127,3 +128,28 @@ def test_a_value_not_sure_leaves_the_area_unread(layout, reader) -> None:
     by = {s.space: s for s in d.spaces}
     assert by["xianyang"].occluded and by["ying"].occluded and not by["xianyang"].pieces
     assert not any(s.occluded for s in d.spaces if s.space not in board.spaces())
+
+
+def test_a_detail_frame_reads_the_values_the_watched_frame_is_too_coarse_for(layout, reader) -> None:
+    """``read(frame, detail=...)``: the watched frame too coarse for the digits, the same view at a
+    higher resolution (a camera's still, taken only when the board is read) reads them."""
+    c, r = reader
+    board = Board.from_counts({"xianyang": Counter({Piece("qin", "army"): 3}), "ying": Counter({Piece("chu", "army"): 5})})
+    far = replace(c, fill=0.55, seed=12)
+    big = render(layout, board, replace(far, size=(c.size[0] * 3, c.size[1] * 3))).image
+    watched = cv2.resize(big, c.size, interpolation=cv2.INTER_AREA)
+    taken = []
+
+    def still() -> np.ndarray:
+        taken.append(1)
+        return big
+
+    r.reset()
+    d = r.read(watched, detail=still)
+    assert d.registration.usable and frame_scale(d.registration.homography, layout.space("ying").centre) < MIN_FRAME_PX_PER_MM
+    got = {s.space: dict(s.pieces) for s in d.spaces if s.pieces or s.occluded}
+    assert got == {s: dict(board.pieces(s)) for s in board.spaces()}
+    assert taken == [1]  # the still taken once, for the whole read
+    r.reset()  # without it: unread, as above
+    d = r.read(watched)
+    assert {s.space for s in d.spaces if s.occluded} == {"xianyang", "ying"}
