@@ -5,8 +5,9 @@ side by side, and its speed on one core at 1280x720.
     python -m bench table_reader -- --own-frames 60 --skip-speed --readers learned
     python -m bench table_reader -- --board ming-provisional --positions game   # another game's layout
 
-``--board``: the layout (default ``china-a``). The committed photoreal sets are China's and Cheops'
-(evalsets/photoreal-china-a, evalsets/photoreal-cheops): each is read only for the layout it was made for, and the learned reader only for a layout its committed
+``--board``: the layout (default ``china-a``). The committed photoreal sets are China's, Cheops' and
+The Great Wall's (evalsets/photoreal-china-a, evalsets/photoreal-cheops, evalsets/photoreal-great-wall):
+each is read only for the layout it was made for, and the learned reader only for a layout its committed
 model fits (Ming is read by counting). ``--positions``: where the own set's and the speed boards'
 pieces come from (``vision.scenes``: ``layout``, or ``game`` for positions of random games).
 
@@ -45,7 +46,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SETS = (("photoreal tune", ROOT / "evalsets" / "photoreal-china-a" / "tune"),
         ("photoreal held-out", ROOT / "evalsets" / "photoreal-china-a" / "heldout"),
         ("photoreal tune", ROOT / "evalsets" / "photoreal-cheops" / "tune"),
-        ("photoreal held-out", ROOT / "evalsets" / "photoreal-cheops" / "heldout"))
+        ("photoreal held-out", ROOT / "evalsets" / "photoreal-cheops" / "heldout"),
+        ("photoreal tune", ROOT / "evalsets" / "photoreal-great-wall" / "tune"),
+        ("photoreal held-out", ROOT / "evalsets" / "photoreal-great-wall" / "heldout"))
 
 
 def _evaluate(name: str, root: Path, layout, reader: str = "table") -> dict | None:

@@ -15,6 +15,7 @@ import sys
 OWNERS = {"blue", "green", "violet", "red", "yellow", "neutral"}   # China's; replaced by the layout's below
 KINDS = {"house", "emissary", "fortress"}
 NEUTRAL = {"fortress"}   # kinds whose owner is "neutral"
+CLAIMABLE = False        # The Great Wall: a claimed token is "<owner of the card it lies on>:token-<v>"
 META_KEYS = {"occluded", "partly_occluded", "markers_covered", "table"}
 
 
@@ -32,7 +33,7 @@ def check_truth(t, spaces, where, problems, counts):
             owner, _, kind = str(tok).partition(":")
             if owner not in OWNERS or kind not in KINDS:
                 problems.append(f"{where}: {k}: bad token {tok!r}")
-            elif (kind in NEUTRAL) != (owner == "neutral"):
+            elif (kind in NEUTRAL) != (owner == "neutral") and not (kind in NEUTRAL and CLAIMABLE and owner != "neutral"):
                 problems.append(f"{where}: {k}: bad owner for {tok!r}")
             else:
                 counts[kind] += 1
@@ -52,7 +53,7 @@ def main(argv=None):
     ap.add_argument("set")
     ap.add_argument("--layout", default=os.path.join(os.path.dirname(__file__), "..", "..", "vision", "layouts", "china-a.json"))
     a = ap.parse_args(argv)
-    global OWNERS, KINDS, NEUTRAL
+    global OWNERS, KINDS, NEUTRAL, CLAIMABLE
     with open(a.layout) as f:
         lay = json.load(f)
     spaces = {s["id"] for s in lay["spaces"]}
@@ -61,6 +62,9 @@ def main(argv=None):
     KINDS = set(lay["pieces"])
     NEUTRAL = {k for k, v in lay["pieces"].items() if v.get("owners") == "neutral"}
     n_types = sum(len(lay.get("players", {})) if v.get("owners") == "players" else 1 for v in lay["pieces"].values())
+    if lay.get("game") == "great_wall":  # enrolment: one card of each kind (owners taking turns), one token of each value
+        CLAIMABLE = True
+        n_types = len(lay["pieces"])
     problems = []
     sj = os.path.join(a.set, "set.json")
     if not os.path.exists(sj):

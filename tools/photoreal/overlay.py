@@ -3,6 +3,8 @@
   .venv-photoreal/bin/python tools/photoreal/overlay.py SET STEM OUT.png [--layout ...]
 
 Green: space with pieces, blue: empty, red: occluded, yellow: partly occluded, magenta: markers.
+The Great Wall (meta.json lists each frame's pieces): every card's outline in its deck colour with its
+index (owner square + type panel) in white and the kind's first letters, every token's disc and value.
 """
 import argparse
 import json
@@ -35,6 +37,27 @@ def main():
         sid = s["id"]
         col = (0, 0, 255) if sid in tr["occluded"] else (0, 255, 255) if sid in tr["partly_occluded"] else (0, 255, 0) if sid in tr else (255, 0, 0)
         cv2.polylines(img, [np.round(P).astype(np.int32)], True, col, 1, cv2.LINE_AA)
+    for kind, sid, x, y, rot in fm.get("pieces", []):  # Great Wall: each card (outline, index) and token
+        size = meta["piece_sizes_m"][kind]
+        owner = kind.split("|")[1] if "|" in kind else "neutral"
+        col = tuple(int(v) for v in L.players.get(owner, (255, 255, 255))[::-1])
+        c, s_ = np.cos(np.radians(rot)), np.sin(np.radians(rot))
+        o = L.to_world(x, y)
+        if "|" in kind:
+            w, h = size[0], size[1]
+            boxes = [[(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)],
+                     [(-w / 2 + .0015, h / 2 - .037), (-w / 2 + .0125, h / 2 - .037), (-w / 2 + .0125, h / 2 - .0015), (-w / 2 + .0015, h / 2 - .0015)]]
+        else:
+            r = size[0] / 2
+            boxes = [[(r * np.cos(a), r * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 24, endpoint=False)]]
+        for j, box in enumerate(boxes):
+            Xw = np.array([o + np.array([u * c - v * s_, u * s_ + v * c, 0.0]) for u, v in box])
+            P = cam.project_output(Xw)
+            cv2.polylines(img, [np.round(P).astype(np.int32)], True, col if j == 0 else (255, 255, 255), 1, cv2.LINE_AA)
+        lab = kind.split("|")[0][:2] if "|" in kind else kind.split("-")[-1]
+        at = np.round(cam.project_output(Xw[:1])[0]).astype(int)
+        cv2.putText(img, lab, (int(at[0]), int(at[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 0, 0), 2, cv2.LINE_AA)
+        cv2.putText(img, lab, (int(at[0]), int(at[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.35, col, 1, cv2.LINE_AA)
     for mid, _ in L.markers:
         P = cam.project_output(L.marker_corners_world(mid))
         cv2.polylines(img, [np.round(P).astype(np.int32)], True, (255, 0, 255), 1, cv2.LINE_AA)

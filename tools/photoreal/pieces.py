@@ -217,6 +217,9 @@ def piece_world_vertices(layout, style, meshes, piece):
     """Vertices of a placed piece in world metres (for masks / clearance)."""
     m = meshes[piece["kind"]]
     v = m["verts"] * np.array(piece["scale"])
+    if piece.get("ry"):  # a tilt about local y before the turn (Blender's XYZ Euler: Rz @ Ry)
+        cy, sy = math.cos(piece["ry"]), math.sin(piece["ry"])
+        v = v @ np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]]).T
     c, s = math.cos(piece["rot"]), math.sin(piece["rot"])
     Rz = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
     o = layout.to_world(piece["x_mm"], piece["y_mm"]) + np.array([0, 0, piece["z"]])

@@ -5,6 +5,7 @@ Run with the photoreal venv (see README.md):
       --out data/vision/photoreal --tables 8 --frames-per-table 16 --seed 1
 
 Cheops: --layout vision/layouts/cheops.json (cheops.py: its board, tiles, scarabs and positions).
+The Great Wall: --layout vision/layouts/great-wall.json (greatwall.py, greatwall_art.py: play mat, cards, tokens).
 
 Tables t00..t(tune-1) go to OUT/tune, the rest to OUT/heldout. Every frame is written as soon
 as it is rendered, so an interrupted run leaves a valid (smaller) set.
@@ -25,6 +26,7 @@ import numpy as np  # noqa: E402
 import artwork  # noqa: E402
 import camera as camera_mod  # noqa: E402
 import cheops  # noqa: E402
+import greatwall  # noqa: E402
 import hands as hands_mod  # noqa: E402
 import pieces as pieces_mod  # noqa: E402
 import sensor  # noqa: E402
@@ -159,7 +161,7 @@ def main(argv=None):
     import bpy
     version = bpy.app.version_string
     layout = Layout(args.layout)
-    game = cheops if cheops.is_cheops(layout) else None  # None: China (pieces.py, artwork.py)
+    game = cheops if cheops.is_cheops(layout) else greatwall if greatwall.is_great_wall(layout) else None  # None: China
     work = tempfile.mkdtemp(prefix="photoreal_")
     rend = Renderer(work, samples=args.samples, threads=args.threads)
     tables = list(range(args.tables))
@@ -192,7 +194,8 @@ def main(argv=None):
             "board": layout.id, "source": f"tools/photoreal (Blender Cycles {version})", "split": split,
             "seed": args.seed,
             "notes": ("Independent physically based renders (Cycles path tracing, CPU) with own board artwork, "
-                      + ("printed cardboard tiles (own face art per kind), wooden domed scarabs, game-like positions, "
+                      + (greatwall.SET_NOTES if game is greatwall else
+                         "printed cardboard tiles (own face art per kind), wooden domed scarabs, game-like positions, "
                          if game else "wooden piece meshes, ")
                       + "hand/arm meshes, mounted camera bumped per frame, numpy/OpenCV sensor "
                       "model (distortion, gain gradient, vignetting, WB error, noise, Bayer, blur, JPEG). "
@@ -219,7 +222,7 @@ def main(argv=None):
         maps0 = cam0.distortion_maps()
         meta = dict(table=tname, camera=cam_info, lights=[{k: v for k, v in L.items()} for L in tp["lights"]],
                     varnish=tp["varnish"], glare=tp["glare"], table_kind=tp["table_kind"],
-                    piece_sizes_m=style["sizes"], piece_rgb=style["colours"], frames={})
+                    piece_sizes_m=style["sizes"], piece_rgb=style.get("decks") or style["colours"], frames={})
         tdir = os.path.join(setdir, "tables", tname)
 
         jobs = [("empty", None), ("enrol", None)] + [(f"{tname}-{k:03d}", k) for k in range(nfr)]
@@ -261,6 +264,8 @@ def main(argv=None):
                 for p, v in zip(pcs, pverts):
                     sid = p["space"]
                     by_space.setdefault(sid, []).append((v, meshes[p["kind"]]["faces"]))
+                    if hasattr(game, "truth_parts"):  # Great Wall: a card's index counts on its own too
+                        by_space[sid] += game.truth_parts(layout, style, p)
                 occ, part, mcov = truth_mod.occlusion(cam, layout, hm, by_space, None)
             truth = {sid: toks for sid, toks in tr.items() if sid not in occ}
             truth["occluded"] = occ
@@ -277,6 +282,9 @@ def main(argv=None):
             meta["frames"][stem] = dict(hand=hand is not None, hand_board_coverage=cov,
                                         hand_params=hand["params"] if hand else None,
                                         camera_C=cam.C, camera_R_c2w=cam.R_c2w, sensor=sp, n_pieces=len(pcs))
+            if game is greatwall:  # where each card and token lies, for overlay.py (mm, degrees)
+                meta["frames"][stem]["pieces"] = [[p["kind"], p["space"], round(p["x_mm"], 1), round(p["y_mm"], 1),
+                                                   round(math.degrees(p["rot"]), 1)] for p in pcs]
             write_json(os.path.join(tdir, "meta.json"), meta)
             done += 1
             dt = time.time() - t0

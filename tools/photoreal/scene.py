@@ -354,7 +354,7 @@ class Renderer:
             if p["kind"] not in self.own_mat_kinds:
                 self._assign(ob, self.piece_mats[p.get("mat", p["owner"])])
             ob.location = tuple(layout.to_world(p["x_mm"], p["y_mm"]) + np.array([0, 0, p["z"]]))
-            ob.rotation_euler = (0, 0, p["rot"])
+            ob.rotation_euler = (0, p.get("ry", 0.0), p["rot"])  # ry: a fanned card's tilt (Great Wall)
             ob.scale = p["scale"]
             self.frame_objs.append(ob)
 
