@@ -53,6 +53,16 @@ def _text(img, text, org_mm, height_mm, ppm, colour, font, thick=1.0):
     cv2.putText(img, text, (int(org_mm[0] * ppm), int(org_mm[1] * ppm)), font, scale, _bgr(colour), t, cv2.LINE_AA)
 
 
+def grain(img, rng, cell, coarse, fine_sigma, fine):
+    """``img`` with a slow mottle (noise on cells of ``cell`` px, blurred, ``coarse`` grey levels) and a
+    fine grain (blurred by ``fine_sigma``, ``fine`` grey levels): paper fibre, cloth weave."""
+    h, w = img.shape[:2]
+    nz = rng.normal(0, 1, (h // cell + 1, w // cell + 1)).astype(np.float32)
+    nz = cv2.resize(cv2.GaussianBlur(nz, (0, 0), 2), (w, h), interpolation=cv2.INTER_CUBIC)
+    fn = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), fine_sigma)
+    return np.clip(img.astype(np.float32) + (nz * coarse + fn * fine)[..., None], 0, 255).astype(np.uint8)
+
+
 def make_artwork(layout, rng, ppm=4):
     W, H = layout.W, layout.H
     w, h = int(round(W * ppm)), int(round(H * ppm))
@@ -74,11 +84,7 @@ def make_artwork(layout, rng, ppm=4):
 
     img = np.empty((h, w, 3), np.uint8)
     img[:] = _bgr(paper)
-    # paper fibre / print noise
-    nz = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
-    nz = cv2.resize(cv2.GaussianBlur(nz, (0, 0), 2), (w, h), interpolation=cv2.INTER_CUBIC)
-    fine = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.8)
-    img = np.clip(img.astype(np.float32) + (nz * 3.0 + fine * 2.0)[..., None], 0, 255).astype(np.uint8)
+    img = grain(img, rng, 8, 3.0, 0.8, 2.0)  # paper fibre / print noise
 
     # --- border ------------------------------------------------------------
     m1 = rng.uniform(3, 6)

@@ -262,11 +262,7 @@ def make_artwork(layout, rng, regions, ppm=4):
     font = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX][rng.integers(3)]
     img = np.empty((h, w, 3), np.uint8)
     img[:] = _bgr(ground)
-    # cloth: woven fine noise and a slow mottle
-    nz = rng.normal(0, 1, (h // 10 + 1, w // 10 + 1)).astype(np.float32)
-    nz = cv2.resize(cv2.GaussianBlur(nz, (0, 0), 2), (w, h), interpolation=cv2.INTER_CUBIC)
-    fine = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.7)
-    img = np.clip(img.astype(np.float32) + (nz * 4.0 + fine * 3.0)[..., None], 0, 255).astype(np.uint8)
+    img = art.grain(img, rng, 10, 4.0, 0.7, 3.0)  # cloth: woven fine noise and a slow mottle
     pen = Pen(img, ppm)
     m = rng.uniform(4, 8)
     pen.rect(m, m, W - m, H - m, ink, fill=False, w=rng.uniform(0.6, 1.5))
