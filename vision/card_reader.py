@@ -51,12 +51,11 @@ ARM_MM2 = 1500.0  # foreground at the board's edge with this much outside the se
 ARM_CLOSE_MM = 3.0
 ARM_OPEN_MM = 4.0  # the arm test's foreground without what is narrower than twice this (an arm is far wider; the
                    # speckle that noise, JPEG and a mat's texture leave around the sections is not, but closed it joins up)
-NOISY_FRAME = 6.0  # (the frame's noise scale) above it a pale arm may pass the foreground tests: the print test too
-LOST_PART_MM2 = 150.0  # print hidden outside the sections: pieces of at least this ...
-LOST_HAND_MM2 = 1500.0  # ... adding up to this are an arm
+LOST_PART_MM2 = 150.0  # print hidden outside the sections: pieces of at least this count
 LOST_REACH_MM = 8.0  # the sections this near it are occluded
 LOST_CROSSING_MM2 = 250.0  # print hidden near a section's foreground, adding up to this: an arm crossing into it ...
-CROSSING_SHARE = 0.5  # ... where at least this share of it is foreground (it differs from the mat)
+CROSSING_SHARE = 0.5  # ... where at least this share of it is foreground (it differs from the mat) ...
+BESIDE_SHARE = 0.5  # ... or at least this share of the sections within LOST_REACH_MM of it is (the arm goes on there)
 INDEX_SPREAD = 20.0  # Lab: an index square's colour, blurred into the card, is taken this loosely (limit twice it)
 DULL_CHROMA = 15.0  # Lab (8-bit a, b) distance from grey: a deck colour below it is dull
 FRINGE_SLACK_MM = 3.0  # neighbouring cards' squares may lie this much nearer than the least pitch (jitter)
@@ -191,7 +190,7 @@ class CardReader(TableReader):
         lost = self.print_watcher.lost(maps.lab[..., 0])
         occ = self.occlusion.find(maps, strict, lost)
         hidden = set(occ.spaces) | self._arm(maps)
-        hidden |= self._print_hidden(lost, maps, maps.noise >= NOISY_FRAME)
+        hidden |= self._print_hidden(lost, maps)
         t_occ = time.perf_counter()
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
@@ -233,7 +232,10 @@ class CardReader(TableReader):
         if n <= 1:
             return set()
         at_edge = np.bincount(lbl[self.occlusion.edge].ravel(), minlength=n) > 0
-        outside = np.bincount(lbl[~self.card_zone].ravel(), minlength=n)
+        # the part outside the sections must itself be as wide as an arm: a thin strip along an outline (a mat
+        # a little off its registration, blurred), closed onto a smear at a marker, is none
+        wide = cv2.morphologyEx(((fg > 0) & ~self.card_zone).astype(np.uint8), cv2.MORPH_OPEN, self._open_kernel) > 0
+        outside = np.bincount(lbl[wide].ravel(), minlength=n)
         arm = at_edge & (outside >= ARM_MM2 * self.s * self.s)
         arm[0] = False
         if not arm.any():
@@ -241,48 +243,50 @@ class CardReader(TableReader):
         grown = cv2.dilate(arm[lbl].astype(np.uint8), self.occlusion.margin_kernel)
         return {i for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & m).any()}
 
-    def _print_hidden(self, lost: np.ndarray, maps, noisy: bool) -> set[int]:
+    def _print_hidden(self, lost: np.ndarray, maps) -> set[int]:
         """The mat's print (the sections' outlines, the gaps between them) hidden outside the
         sections, where no card lies: an arm over it. An arm that crosses an outline into a
         section hides the outline there and shows in the section beside it (on the white
         sections even a pale arm stands out, but there it is taken for cards, so that it is no
-        hand to the other tests): hidden print within ``LOST_REACH_MM`` of a section's
-        foreground that is itself mostly foreground (``CROSSING_SHARE``; blur takes thin lines
-        too, but leaves their colour) is an arm once it adds up to ``LOST_CROSSING_MM2`` (cards
-        lie clear of the outlines, a token covers less). In a
-        noisy frame, where a pale arm on a pale mat differs from it less than the foreground
-        tests' thresholds (multiples of the frame's noise), any hidden print adding up to
-        ``LOST_HAND_MM2`` is an arm. The sections within a hand's reach of it are occluded, and
-        so is every section that the foreground it touches inside the sections reaches (the
-        palm and fingers beyond a wrist that crosses an outline)."""
+        hand to the other tests). Hidden print is such a crossing when it is itself mostly
+        foreground (``CROSSING_SHARE``) with a section's foreground within ``LOST_REACH_MM``,
+        or when most of the sections within that reach of it is foreground (``BESIDE_SHARE``: a
+        pale arm over a pale mat differs from it too little, but goes on, wide, into the section
+        beside it); such pieces adding up to ``LOST_CROSSING_MM2`` are an arm (cards lie clear
+        of the outlines, a token covers less). Whatever else is lost is not: blur, noise and a
+        mat a little off its registration take thin outlines all over a frame, with no
+        foreground beside them (a card's edge or index near an outline fills a little of that
+        reach, an arm all of it). The test is thus relative to the frame (the print and the
+        foreground around the hidden print), never to its noise level. The sections within a
+        hand's reach of it are occluded, and so is every section that the foreground it touches
+        inside the sections reaches (the palm and fingers beyond a wrist that crosses an
+        outline)."""
         m = cv2.morphologyEx((lost & ~self.print_zone & ~self.occlusion.marker_print).astype(np.uint8), cv2.MORPH_OPEN,
                              np.ones((2, 2), np.uint8))
         n, lbl, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         if n <= 1:
             return set()
         s2 = self.s * self.s
-        big = stats[:, cv2.CC_STAT_AREA] >= LOST_PART_MM2 * s2
+        area = stats[:, cv2.CC_STAT_AREA]
+        big = area >= LOST_PART_MM2 * s2
         big[0] = False
         if not big.any():
             return set()
         # hidden by something that differs from the mat (blur, which takes thin lines too, does not) ...
         differs = np.bincount(lbl.ravel(), weights=(maps.weak | maps.piece).ravel(), minlength=n)
-        crossing = big & (differs >= CROSSING_SHARE * stats[:, cv2.CC_STAT_AREA])
-        # ... and within a hand's reach of a section's foreground
         rr = self._reach_kernel.shape[0] // 2
         H, W = lbl.shape
-        for j in np.flatnonzero(crossing):
+        seed = np.zeros(n, bool)
+        for j in np.flatnonzero(big):
             x, y, w, h = (int(v) for v in stats[j, :4])
             cx0, cy0, cx1, cy1 = max(0, x - rr), max(0, y - rr), min(W, x + w + rr), min(H, y + h + rr)
             part = cv2.dilate((lbl[cy0:cy1, cx0:cx1] == j).astype(np.uint8), self._reach_kernel) > 0
-            crossing[j] = bool((part & maps.piece[cy0:cy1, cx0:cx1] & self.print_zone[cy0:cy1, cx0:cx1]).any())
-        if stats[crossing, cv2.CC_STAT_AREA].sum() >= LOST_CROSSING_MM2 * s2:
-            seed = crossing
-            if noisy and stats[big, cv2.CC_STAT_AREA].sum() >= LOST_HAND_MM2 * s2:
-                seed = big
-        elif noisy and stats[big, cv2.CC_STAT_AREA].sum() >= LOST_HAND_MM2 * s2:
-            seed = big
-        else:
+            inside = part & self.print_zone[cy0:cy1, cx0:cx1]
+            fg = int(np.count_nonzero(inside & maps.piece[cy0:cy1, cx0:cx1]))
+            # ... within a hand's reach of a section's foreground, or with the section beside it mostly foreground
+            seed[j] = (fg > 0 and differs[j] >= CROSSING_SHARE * area[j]) or \
+                (fg > 0 and fg >= BESIDE_SHARE * np.count_nonzero(inside))
+        if area[seed].sum() < LOST_CROSSING_MM2 * s2:
             return set()
         grown = cv2.dilate(seed[lbl].astype(np.uint8), self._reach_kernel)
         grown |= self._hand_beyond(grown > 0, maps)
