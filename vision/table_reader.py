@@ -50,25 +50,33 @@ LEAN_PER_HEIGHT = 0.8  # a piece's top shows up to this share of its height away
 Detail = np.ndarray | Callable[[], np.ndarray] | None  # a higher-resolution frame of the same view, or how to take it
 
 
-def _frame_view(frame: np.ndarray, reg: Registration, detail: Detail = None
+class _Still:
+    """The detail still of the read in progress (``read``'s ``detail``), taken at most once and only
+    when something asks for it; None when there is none (or its frame is gone)."""
+
+    def __init__(self, detail: Detail):
+        self.detail = detail
+        self._taken: list[np.ndarray | None] = []
+
+    def get(self) -> np.ndarray | None:
+        if self.detail is None:
+            return None
+        if not self._taken:
+            big = self.detail() if callable(self.detail) else self.detail
+            self._taken.append(big if big is not None and big.ndim == 3 else None)
+        return self._taken[0]
+
+
+def _frame_view(frame: np.ndarray, reg: Registration, still: _Still
                 ) -> Callable[[tuple[float, float], float, float], np.ndarray | None]:
     """A printed counter's top as the camera shows it (its value is read finer than the board): in
-    ``detail`` when one is given (taken only when a value is read, once), else in ``frame``; None
-    where that frame is too coarse to read it."""
-    taken: list[tuple[np.ndarray, np.ndarray]] = []
-
-    def source() -> tuple[np.ndarray, np.ndarray]:
-        if not taken:
-            big = detail() if callable(detail) else detail
-            if big is None or big.ndim != 3:
-                taken.append((frame, reg.homography))
-            else:
-                taken.append((big, to_detail(reg.homography, frame.shape, big.shape)))
-        return taken[0]
+    the detail still when there is one, else in ``frame``; None where that is too coarse to read it."""
 
     def view(at_mm: tuple[float, float], angle: float, side_mm: float) -> np.ndarray | None:
-        image, homography = source() if detail is not None else (frame, reg.homography)
-        return readable_view(image, homography, at_mm, angle, side_mm)
+        big = still.get()
+        if big is None:
+            return readable_view(frame, reg.homography, at_mm, angle, side_mm)
+        return readable_view(big, to_detail(reg.homography, frame.shape, big.shape), at_mm, angle, side_mm)
 
     return view
 
@@ -127,7 +135,7 @@ class TableReader:
         self._maps: tuple | None = None
         self._pose: np.ndarray | None = None  # the last homography that read the board
         self._noise = 0.0  # the last full read's noise scale
-        self._detail: Detail = None  # the read in progress's detail frame (``read``)
+        self._still = _Still(None)  # the read in progress's detail still (``read``)
         self._explained: np.ndarray | None = None  # what the pieces read by look explained in the last read
         self.refiner = PoseRefiner(model.reference, self.s)
         # the learned step: a CNN per space kind reads each visible space instead of counting
@@ -291,7 +299,7 @@ class TableReader:
         there is not sure (the full read decides)."""
         if self.faces is not None:
             counts, unsure = self.faces.apply(counts, corrected, self.colours.classify(maps.lab, maps.piece), origin,
-                                              [int(i) for i in redo], _frame_view(frame, reg, self._detail))
+                                              [int(i) for i in redo], _frame_view(frame, reg, self._still))
             if unsure:
                 return None
         return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
@@ -421,7 +429,7 @@ class TableReader:
         stream beside the watched low-resolution one), or a function that takes it, called only
         when the board is read and something needs more pixels than ``frame`` has (values printed
         on counters, ``vision.counted_values``); everything else is read in ``frame``."""
-        self._detail = detail
+        self._still = _Still(detail)
         t0 = time.perf_counter()
         at = self.clock() if at is None else at
         if frame is None or frame.ndim != 3:
@@ -491,7 +499,7 @@ class TableReader:
             counts = {**counts, **seen.counts}
         face_unsure: set[int] = set()
         if self.faces is not None:  # a printed piece counted as a plain one of its colour: which it is, by face
-            counts, face_unsure = self.faces.apply(counts, corrected, raw, view=_frame_view(frame, reg, self._detail))
+            counts, face_unsure = self.faces.apply(counts, corrected, raw, view=_frame_view(frame, reg, self._still))
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
             if i in occ.spaces or i in face_unsure or (seen is not None and i in seen.unsure):  # unsure: unread
