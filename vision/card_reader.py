@@ -197,7 +197,11 @@ class CardReader(TableReader):
             if i in hidden:
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
                 continue
-            pieces, conf = self._read_section(i, corrected, loose, maps)
+            read = self._read_section(i, corrected, loose, maps)
+            if read is None:  # a token whose value is not sure: the section is not read (never guessed)
+                spaces.append(SpaceResult(sp.id, (), 0.0, True))
+                continue
+            pieces, conf = read
             spaces.append(SpaceResult(sp.id, tuple(sorted(pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
                                       round(conf, 3)))
         t_end = time.perf_counter()
@@ -250,9 +254,11 @@ class CardReader(TableReader):
         sections even a pale arm stands out, but there it is taken for cards, so that it is no
         hand to the other tests). Hidden print is such a crossing when it is itself mostly
         foreground (``CROSSING_SHARE``) with a section's foreground within ``LOST_REACH_MM``,
-        or when most of the sections within that reach of it is foreground (``BESIDE_SHARE``: a
-        pale arm over a pale mat differs from it too little, but goes on, wide, into the section
-        beside it); such pieces adding up to ``LOST_CROSSING_MM2`` are an arm (cards lie clear
+        and so is each hidden pixel where most of the sections within that reach of it is
+        foreground (``BESIDE_SHARE``: a pale arm over a pale mat differs from it too little, but
+        goes on, wide, into the section beside it; measured pixel by pixel, as blur loses long
+        stretches of outline that an arm's part would be lost among); these adding up to
+        ``LOST_CROSSING_MM2`` are an arm (cards lie clear
         of the outlines, a token covers less). Whatever else is lost is not: blur, noise and a
         mat a little off its registration take thin outlines all over a frame, with no
         foreground beside them (a card's edge or index near an outline fills a little of that
@@ -276,21 +282,31 @@ class CardReader(TableReader):
         differs = np.bincount(lbl.ravel(), weights=(maps.weak | maps.piece).ravel(), minlength=n)
         rr = self._reach_kernel.shape[0] // 2
         H, W = lbl.shape
-        seed = np.zeros(n, bool)
+        crossing = np.zeros(n, bool)
         for j in np.flatnonzero(big):
             x, y, w, h = (int(v) for v in stats[j, :4])
             cx0, cy0, cx1, cy1 = max(0, x - rr), max(0, y - rr), min(W, x + w + rr), min(H, y + h + rr)
             part = cv2.dilate((lbl[cy0:cy1, cx0:cx1] == j).astype(np.uint8), self._reach_kernel) > 0
             inside = part & self.print_zone[cy0:cy1, cx0:cx1]
             fg = int(np.count_nonzero(inside & maps.piece[cy0:cy1, cx0:cx1]))
-            # ... within a hand's reach of a section's foreground, or with the section beside it mostly foreground
-            seed[j] = (fg > 0 and differs[j] >= CROSSING_SHARE * area[j]) or \
+            # ... within a hand's reach of a section's foreground, or with the sections beside it mostly foreground
+            crossing[j] = (fg > 0 and differs[j] >= CROSSING_SHARE * area[j]) or \
                 (fg > 0 and fg >= BESIDE_SHARE * np.count_nonzero(inside))
-        if area[seed].sum() < LOST_CROSSING_MM2 * s2:
+        # ... or, pixel by pixel, so measured where each hidden pixel is (blur takes long stretches of outline,
+        # which an arm's few cm would be lost among)
+        reach = self._reach_kernel.astype(np.float32)
+        near_fg = cv2.filter2D((maps.piece & self.print_zone).astype(np.float32), -1, reach, borderType=cv2.BORDER_CONSTANT)
+        near_zone = cv2.filter2D(self.print_zone.astype(np.float32), -1, reach, borderType=cv2.BORDER_CONSTANT)
+        beside = (near_fg > 0.5) & (near_fg >= BESIDE_SHARE * near_zone)
+        seed = crossing[lbl] | (big[lbl] & beside)
+        if np.count_nonzero(seed) < LOST_CROSSING_MM2 * s2:
             return set()
-        grown = cv2.dilate(seed[lbl].astype(np.uint8), self._reach_kernel)
-        grown |= self._hand_beyond(grown > 0, maps)
-        return {i for i, ((x0, y0, x1, y1), mk) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & mk).any()}
+        grown = cv2.dilate(seed.astype(np.uint8), self._reach_kernel)
+        return self._sections_in(grown | self._hand_beyond(grown > 0, maps))
+
+    def _sections_in(self, mask: np.ndarray) -> set[int]:
+        """The sections ``mask`` (uint8, board px) reaches."""
+        return {i for i, ((x0, y0, x1, y1), mk) in enumerate(self.space_masks) if (mask[y0:y1, x0:x1] & mk).any()}
 
     def _hand_beyond(self, seed: np.ndarray, maps) -> np.ndarray:
         """The sure foreground inside the sections (gaps of ``ARM_CLOSE_MM`` closed) that touches
@@ -357,16 +373,19 @@ class CardReader(TableReader):
                 kept.append((area, owner, cx, cy))
         return sorted(((owner, cx, cy, 1) for _, owner, cx, cy in kept), key=lambda t: t[1])
 
-    def _best(self, corrected: np.ndarray, centre: tuple[float, float], candidates: list[Piece]) -> tuple[Piece | None, float]:
-        """The candidate whose face matches best near ``centre`` (mm), and its score."""
-        best, score = None, -1.0
-        for piece in candidates:
-            m = self.faces.match(corrected, centre, [piece], search_mm=SEARCH_MM)
-            if m.score > score:
-                best, score = piece, m.score
-        return best, score
+    def _best(self, corrected: np.ndarray, centre: tuple[float, float], candidates: list[Piece]
+              ) -> tuple[Piece | None, float, float]:
+        """The candidate whose face matches best near ``centre`` (mm), its score, and by how much it
+        beats the next best (1.0 with one candidate)."""
+        scores = sorted(((self.faces.match(corrected, centre, [piece], search_mm=SEARCH_MM).score, i)
+                         for i, piece in enumerate(candidates)), reverse=True)
+        if not scores:
+            return None, -1.0, 0.0
+        score, i = scores[0]
+        return candidates[i], score, (score - scores[1][0]) if len(scores) > 1 else 1.0
 
-    def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps) -> tuple[Counter, float]:
+    def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps) -> tuple[Counter, float] | None:
+        """The section's cards and tokens and how sure of them; None when a token's value is not sure."""
         out: Counter = Counter()
         confs: list[float] = []
         row = self.rows.get(i)
@@ -381,7 +400,7 @@ class CardReader(TableReader):
             left = cx - (INDEX_X[0] + side / 2)
             top = cy - (OWNER_Y[0] + OWNER_Y[1]) / 2
             lefts.append((left, owner))
-            kind, score = self._best(corrected, panel_centre(left, top), [Piece(owner, k) for k in self.upright])
+            kind, score, _ = self._best(corrected, panel_centre(left, top), [Piece(owner, k) for k in self.upright])
             if kind is not None:
                 out[kind] += 1
                 confs.append(max(0.0, score))
@@ -392,7 +411,7 @@ class CardReader(TableReader):
             found = []
             for owner, cx, cy, _ in self._squares(labels, self._band(row, cb[0] - 2.5, cb[1] + 2.5)):
                 panel = cross_panel_centre(cx, cy)
-                kind, score = self._best(corrected, panel, [Piece(owner, k) for k in self.cross])
+                kind, score, _ = self._best(corrected, panel, [Piece(owner, k) for k in self.cross])
                 if kind is not None and score >= CROSS_PANEL_SCORE:  # else a square of colour without a
                     found.append((score, cx, cy, panel, kind))  # card's panel beside it (a shadow, a token's print)
             accepted: list[tuple[float, float, tuple[float, float]]] = []
@@ -411,26 +430,28 @@ class CardReader(TableReader):
                 out[kind] += 1
                 accepted.append((cx, cy, panel))
         # tokens: face up at the spots, or lying on a card in the row
-        for (piece, score), _x, _y in tokens:
+        for (piece, score), _x, _y, sure in tokens:
+            if not sure:
+                return None
             out[piece] += 1
             confs.append(max(0.0, score))
         return out, (min(confs) if confs else 1.0)
 
     def _tokens(self, i: int, row: Row, corrected: np.ndarray, maps, lefts: list[tuple[float, str]]
-                ) -> list[tuple[tuple[Piece, float], float, float]]:
+                ) -> list[tuple[tuple[Piece, float], float, float, bool]]:
         """Tokens by their printed faces: face up in the section's token area, and in the row's
         token band (a claimed token, owned by the player whose card it lies on)."""
         out = []
         area = self.token_boxes.get(i)
         if area is not None:
-            for x, y, kind, score in self.token_finder.find(corrected, area):
-                out.append(((Piece("neutral", kind), score), x, y))
+            for x, y, kind, score, sure in self.token_finder.find(corrected, area):
+                out.append(((Piece("neutral", kind), score), x, y, sure))
         if lefts:
             y0 = row.top + TOKEN_Y_MM - self.token_d / 2 - SEARCH_MM
             y1 = row.top + TOKEN_Y_MM + self.token_d / 2 + SEARCH_MM
-            for x, y, kind, score in self.token_finder.find(corrected, self._band(row, y0, y1)):
+            for x, y, kind, score, sure in self.token_finder.find(corrected, self._band(row, y0, y1)):
                 under = [o for left, o in lefts if left <= x]
-                out.append(((Piece(under[-1] if under else lefts[0][1], kind), score), x, y))
+                out.append(((Piece(under[-1] if under else lefts[0][1], kind), score), x, y, sure))
         return out
 
 

@@ -4,20 +4,25 @@ A token is a disc of known size whose rim stands out from what lies around it (`
 colour difference across a circle of the token's size, measured every ``RIM_STEP`` px); the
 print's own circles and corners are taken off by the same map of the empty board. The strongest
 rim spots are tried one by one, and the enrolled token face that matches best there
-(``best``: ``FaceBook`` in its four turns) names the token's value; a spot that matches no face
-gives up only its own surroundings, so a token beside a card's edge is still tried.
+(``best``: ``FaceBook`` in its four turns) names the token's value, sure only when it beats every
+other value's face by ``TOKEN_MARGIN`` (the caller leaves a section with a value not sure unread: a
+token's value is never guessed); a spot that matches no face gives up only its own surroundings, so
+a token beside a card's edge is still tried.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import cv2
 import numpy as np
 
 from scorer.core.types import Piece
+from vision.faces import MIN_MARGIN
 
 TOKEN_SCORE = 0.35  # a token face's correlation: at least this where a token lies ...
+TOKEN_MARGIN = MIN_MARGIN  # ... and its value is sure when the best face beats every other value's by this much
+                           # (else the token is there but its value is not known: the caller leaves it unread)
 TOKEN_RIM = 85.0  # ... and its rim this sharp (summed BGR difference across it)
 MISS_SPOT = 0.3  # a rim spot whose face matches no token gives up this share of a token's diameter around it
 MAX_MISSES = 12  # rim spots per box tried in vain before the search stops (the print's edges are many)
@@ -26,7 +31,18 @@ RIM_STEP = 2  # px: the rim is measured on every other pixel (a token is 26 mm a
 RIM_ANGLES = 16
 
 Box = tuple[int, int, int, int]
-BestFace = Callable[[np.ndarray, tuple[float, float], list[Piece]], tuple[Piece | None, float]]
+BestFace = Callable[[np.ndarray, tuple[float, float], list[Piece]], tuple[Piece | None, float, float]]
+
+
+class Token(NamedTuple):
+    """A token found: where (mm), its value's kind, how well its face matched and whether that value
+    is sure (``TOKEN_MARGIN`` ahead of every other value)."""
+
+    x: float
+    y: float
+    kind: str
+    score: float
+    sure: bool
 
 
 class TokenFinder:
@@ -40,8 +56,8 @@ class TokenFinder:
         self.best = best
         self._ref_rims: dict[Box, np.ndarray | None] = {}
 
-    def find(self, corrected: np.ndarray, box: Box) -> list[tuple[float, float, str, float]]:
-        """(x mm, y mm, kind, score) per token found in ``box``."""
+    def find(self, corrected: np.ndarray, box: Box) -> list[Token]:
+        """The tokens found in ``box``."""
         rim = self.rim_map(corrected, box)
         if rim is None:
             return []
@@ -61,10 +77,10 @@ class TokenFinder:
             if v < TOKEN_RIM:
                 break
             cx, cy = (x0 + loc[0] * RIM_STEP) / self.s, (y0 + loc[1] * RIM_STEP) / self.s
-            kind, score = self.best(corrected, (cx, cy), self.candidates)
+            kind, score, margin = self.best(corrected, (cx, cy), self.candidates)
             if kind is not None and score >= TOKEN_SCORE:
                 cv2.circle(work, loc, r, -1.0, -1)
-                out.append((cx, cy, kind.kind, score))
+                out.append(Token(cx, cy, kind.kind, score, margin >= TOKEN_MARGIN))
             else:
                 cv2.circle(work, loc, near, -1.0, -1)
                 misses += 1
@@ -92,4 +108,4 @@ class TokenFinder:
         return np.median(np.stack(diffs), axis=0).astype(np.float32)
 
 
-__all__ = ["TokenFinder", "TOKEN_SCORE", "TOKEN_RIM"]
+__all__ = ["Token", "TokenFinder", "TOKEN_MARGIN", "TOKEN_SCORE", "TOKEN_RIM"]
