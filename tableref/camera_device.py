@@ -99,26 +99,48 @@ class CameraDevice:
         return self._thread is not None and self._thread.is_alive()
 
     def capture(self, timeout: float = 5.0) -> Any:
-        """A fresh frame (BGR image): while the camera thread runs, the second frame it reads after
-        this call (the first may have been exposed before the caller's last change to the table);
-        otherwise one read from the source here. Raises ``hardware.camera.CameraError``."""
+        """A fresh photo (BGR image): while the camera thread runs, of the second frame it reads
+        after this call (the first may have been exposed before the caller's last change to the
+        table); otherwise of one read from the source here. Where the source has a detail stream
+        (``[devices.camera] detail_width``), the photo is that frame's still: enrolment then learns
+        printed values from as many pixels as the reader reads them in. Raises
+        ``hardware.camera.CameraError``."""
         from hardware.camera import CameraError, FrameUnavailable
 
         if not self.running:
             last: Exception | None = None
             for _ in range(5):
                 try:
-                    return self.frames.read().image
+                    return self._photo(self.frames.read())
                 except FrameUnavailable as exc:
                     last = exc
             raise CameraError(f"no frame from the camera: {last}")
-        with self._new_frame:
-            want = self._frames_read + 2
-            if not self._new_frame.wait_for(lambda: self._frames_read >= want or self._stop.is_set(), timeout):
-                raise CameraError(f"no frame from the camera within {timeout:g} s ({self.last_error or 'no error reported'})")
-            if self._latest is None:
-                raise CameraError("the camera is stopping")
-            return self._latest.image
+        for _ in range(5):  # a frame whose still was gone by the time it was asked for: the next one
+            with self._new_frame:
+                want = self._frames_read + 2
+                if not self._new_frame.wait_for(lambda: self._frames_read >= want or self._stop.is_set(), timeout):
+                    raise CameraError(f"no frame from the camera within {timeout:g} s ({self.last_error or 'no error reported'})")
+                if self._latest is None:
+                    raise CameraError("the camera is stopping")
+                frame = self._latest
+            try:
+                return self._photo(frame)
+            except FrameUnavailable:
+                continue
+        raise CameraError("the camera's still could not be taken")
+
+    def _photo(self, frame: Any) -> Any:
+        """``frame``'s still where the source has one, else its image; ``FrameUnavailable`` when the
+        still is gone (a later frame was taken)."""
+        from hardware.camera import FrameUnavailable
+
+        detail = self.frames.detail_for(frame)
+        if detail is None:
+            return frame.image
+        still = detail()
+        if still is None:
+            raise FrameUnavailable("the frame's still is gone")
+        return still
 
     def use_model(self, model: Any) -> None:
         """Read with this table model from the next frame on (colour mode). The reader is built here,

@@ -158,3 +158,26 @@ def test_the_camera_thread_gives_the_reader_each_frames_still(tmp_path) -> None:
         assert seen == [(720, 960, 3)]
     finally:
         rt.stop()
+
+
+def test_a_camera_with_a_detail_stream_gives_its_still_as_the_photo(tmp_path) -> None:
+    """Enrolment photos are the stills where the source has them (printed values are learned from as
+    many pixels as they are read in), with the camera thread running or not."""
+    from tableref.runtime import Runtime
+
+    layout = load_layout("china-a")
+    cam = SyntheticCamera(layout, conditions=Conditions(size=(480, 360)), seed=3, noise_sigma=0.0,
+                          detail_size=(960, 720))
+    dev = CameraDevice(cam, layout, fps=8.0, emulated=True)
+    assert dev.capture().shape == (720, 960, 3)
+    rt = Runtime(store_path=str(tmp_path / "t.sqlite"), game_id="china",
+                 setup={"players": ["blue", "green", "red"], "board": "china-a"})
+    rt.add_device(dev)
+    rt.start()
+    try:
+        assert dev.capture(timeout=20).shape == (720, 960, 3)
+    finally:
+        rt.stop()
+    plain = CameraDevice(SyntheticCamera(layout, conditions=Conditions(size=(480, 360)), seed=3), layout, fps=4.0)
+    assert plain.capture().shape == (360, 480, 3)
+    plain.close()
