@@ -4,6 +4,7 @@ side by side, and its speed on one core at 1280x720.
     python -m bench table_reader                      # all sets found + speed, classical and learned
     python -m bench table_reader -- --own-frames 60 --skip-speed --readers learned
     python -m bench table_reader -- --board ming-provisional --positions game   # another game's layout
+    python -m bench table_reader -- --board zhang-yi-sample --positions game --detail 3840x2160   # with stills
 
 ``--board``: the layout (default ``china-a``). The committed photoreal sets are China's, Cheops' and
 The Great Wall's (evalsets/photoreal-china-a, evalsets/photoreal-cheops, evalsets/photoreal-great-wall):
@@ -22,6 +23,11 @@ Speed: one OpenCV thread, a fixed table; "unmoved" is the same board again with 
 noise (the change test answers), "one piece moved" is one piece taken away (only the spaces
 near it are read again; checked against a full read of the same frame), "full read" a new
 board. Machines here are shared: compare the three within one run.
+
+``--detail WxH``: the own set and the speed boards are rendered as stills of that size, watched at
+1280x720 (scaled, not timed: a camera's ISP does it) and read with the still as the reader's detail
+frame (``tableref vision eval --detail``), as a camera with a detail stream is read; the table's
+photos are stills. The photoreal sets have no stills: they are read as they are.
 
 Readers (``--readers``): ``table`` counts colour blobs (the classical step), ``learned`` reads each
 space with the learned per-space classifier (``vision.space_classifier``, the committed model);
@@ -51,7 +57,10 @@ SETS = (("photoreal tune", ROOT / "evalsets" / "photoreal-china-a" / "tune"),
         ("photoreal held-out", ROOT / "evalsets" / "photoreal-great-wall" / "heldout"))
 
 
-def _evaluate(name: str, root: Path, layout, reader: str = "table") -> dict | None:
+WATCH = (1280, 720)  # the watched frame beside a detail still (--detail)
+
+
+def _evaluate(name: str, root: Path, layout, reader: str = "table", watch_width: int | None = None) -> dict | None:
     from vision.eval_readers import make_reader_factory
     from vision.evaluate import evaluate_set, load_set, summarise
 
@@ -66,7 +75,7 @@ def _evaluate(name: str, root: Path, layout, reader: str = "table") -> dict | No
             print(f"  {name}: frame {i}/{n}, per space so far {acc:.2%}", file=sys.stderr, flush=True)
 
     results, _ = evaluate_set(fs, make_reader_factory(layout, root, reader=reader), [s.id for s in layout.spaces],
-                              progress=progress)
+                              progress=progress, watch_width=watch_width)
     m = summarise(results)
     m["seconds"] = time.perf_counter() - t0
     return m
@@ -81,7 +90,8 @@ def _line(name: str, m: dict) -> str:
             f"  ({m['seconds']:.0f} s)")
 
 
-def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "layout") -> None:
+def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "layout",
+           detail: tuple[int, int] | None = None) -> None:
     from scorer.core.types import Board
     from vision.enrolment import model_from_photos
     from vision.render import Conditions, render, without_piece
@@ -93,7 +103,7 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
 
     cv2.setNumThreads(1)
     classifier = SpaceClassifier.load(layout=layout) if reader_kind == "learned" else None
-    cam = Conditions(size=(1280, 720), fov_deg=62.0, fill=0.86, tilt_deg=14.0, tilt_azimuth_deg=30.0,
+    cam = Conditions(size=detail or WATCH, fov_deg=62.0, fill=0.86, tilt_deg=14.0, tilt_azimuth_deg=30.0,
                      blur_sigma=0.6, noise_sigma=3.0, jpeg_quality=90, seed=11)
     cells: dict = {}
     for s, p in plan_items(layout):  # one piece per space, or a row of cards (vision.card_enrol)
@@ -119,15 +129,20 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
         gone = first.truth.placements[int(rng.integers(len(first.truth.placements)))]
         b = noisy(without_piece(layout, first, gone))
         reader = reader_for_layout(layout, model, classifier=classifier)
-        t0 = time.perf_counter(); reader.read(a); full.append(time.perf_counter() - t0)
-        t0 = time.perf_counter(); d = reader.read(again); unmoved.append(time.perf_counter() - t0)
+        sa = sagain = sb = None
+        if detail is not None:  # the stills, and the watched frames beside them (the camera's ISP scales: not timed)
+            sa, sagain, sb = a, again, b
+            a, again, b = (cv2.resize(x, WATCH, interpolation=cv2.INTER_AREA) for x in (sa, sagain, sb))
+        t0 = time.perf_counter(); reader.read(a, detail=sa); full.append(time.perf_counter() - t0)
+        t0 = time.perf_counter(); d = reader.read(again, detail=sagain); unmoved.append(time.perf_counter() - t0)
         assert d.reused, "an unmoved board was read again"
-        t0 = time.perf_counter(); d = reader.read(b); moved_ms.append(time.perf_counter() - t0)
+        t0 = time.perf_counter(); d = reader.read(b, detail=sb); moved_ms.append(time.perf_counter() - t0)
         partial += d.partial is not None
-        full_b = reader_for_layout(layout, model, classifier=classifier).read(b)
+        full_b = reader_for_layout(layout, model, classifier=classifier).read(b, detail=sb)
         same += {s.space: dict(s.pieces) for s in d.spaces} == {s.space: dict(s.pieces) for s in full_b.spaces}
     ms = lambda v: f"median {1e3 * statistics.median(v):6.1f} ms  p90 {1e3 * float(np.percentile(v, 90)):6.1f} ms"
-    print(f"speed ({reader_kind} reader, {layout.id}), one core, 1280x720, {rounds} boards:")
+    shown = "1280x720" + (f" with {detail[0]}x{detail[1]} stills" if detail else "")
+    print(f"speed ({reader_kind} reader, {layout.id}), one core, {shown}, {rounds} boards:")
     print(f"  unmoved board    {ms(unmoved)}")
     print(f"  one piece moved  {ms(moved_ms)}   ({partial}/{rounds} read in part; {same}/{rounds} equal to a full read)")
     print(f"  full read        {ms(full)}")
@@ -146,7 +161,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--board", default="china-a", help="board id or layout file (default china-a)")
     ap.add_argument("--positions", choices=("layout", "game"), default="layout",
                     help="pieces of the own set and the speed boards: from the layout, or positions of random games")
+    ap.add_argument("--detail", metavar="WxH", help="the own set and the speed boards as stills of this size, watched "
+                                                   "at 1280x720 and read with the still (see above)")
     args = ap.parse_args(argv)
+    detail = tuple(int(v) for v in args.detail.lower().split("x")) if args.detail else None
     layout = load_layout(args.board)
     readers = [r for r in (args.readers or ("table,learned" if _learned_fits(layout) else "table")).split(",") if r]
     lines = []
@@ -158,12 +176,13 @@ def main(argv: list[str]) -> int:
         if not args.skip_own:
             print(f"rendering {args.own_frames} frames with the project's renderer ...", file=sys.stderr, flush=True)
             cli(["vision", "render-set", "--board", args.board, "--out", str(own), "--frames", str(args.own_frames),
-                 "--tables", "4", "--seed", "5", "--positions", args.positions])
-            sets.insert(0, ("own renderer", own))
+                 "--tables", "4", "--seed", "5", "--positions", args.positions]
+                + (["--size", args.detail] if detail else []))
+            sets.insert(0, ("own renderer" + (" (stills)" if detail else ""), own))
         for name, root in sets:
             for r in readers:
                 label = f"{name} [{r}]"
-                m = _evaluate(label, root, layout, r)
+                m = _evaluate(label, root, layout, r, WATCH[0] if detail and root == own else None)
                 if m:
                     lines.append(_line(label, m))
     print("accuracy (colour mode, tableref vision eval's metrics):")
@@ -171,7 +190,7 @@ def main(argv: list[str]) -> int:
         print("  " + ln)
     if not args.skip_speed:
         for r in readers:
-            _speed(layout, args.speed_rounds, r, args.positions)
+            _speed(layout, args.speed_rounds, r, args.positions, detail)
     return 0
 
 

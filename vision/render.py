@@ -22,7 +22,7 @@ from typing import Iterable, Mapping, Sequence
 import cv2
 import numpy as np
 
-from scorer.core.types import Board
+from scorer.core.types import Board, Piece
 from vision.geometry import Camera, look_at_camera
 from vision.layout import Layout
 from vision.markers import PIECE_DICTIONARY, dictionary, marker_bits
@@ -489,8 +489,10 @@ def without_piece(layout: Layout, first: Rendered, gone: Placement, radius_px: i
     change detection). The renderer's shading is not bit-identical between calls, so only the
     part of the frame around the piece comes from a new render."""
     rest = [p for p in first.truth.placements if p is not gone]
-    without = render(layout, first.truth.board.with_removed(gone.space, gone.piece), first.conditions,
-                     placements=rest).image
+    counts_as = layout.pieces[gone.piece.kind].counts_as  # a printed counter: the truth holds what it counts as
+    kind, n = counts_as if counts_as is not None else (gone.piece.kind, 1)
+    without = render(layout, first.truth.board.with_removed(gone.space, Piece(gone.piece.owner, kind), n),
+                     first.conditions, placements=rest).image
     c = cv2.perspectiveTransform(np.array([[[gone.x, gone.y]]], float), first.truth.homography).reshape(2)
     x, y, r = int(c[0]), int(c[1]), radius_px
     out = first.image.copy()
