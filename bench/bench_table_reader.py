@@ -48,6 +48,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tableref.commands.vision import WATCH_WIDTH  # the watched frame's width beside a detail still (--detail)
+
 ROOT = Path(__file__).resolve().parent.parent
 SETS = (("photoreal tune", ROOT / "evalsets" / "photoreal-china-a" / "tune"),
         ("photoreal held-out", ROOT / "evalsets" / "photoreal-china-a" / "heldout"),
@@ -57,7 +59,6 @@ SETS = (("photoreal tune", ROOT / "evalsets" / "photoreal-china-a" / "tune"),
         ("photoreal held-out", ROOT / "evalsets" / "photoreal-great-wall" / "heldout"))
 
 
-WATCH = (1280, 720)  # the watched frame beside a detail still (--detail)
 
 
 def _evaluate(name: str, root: Path, layout, reader: str = "table", watch_width: int | None = None) -> dict | None:
@@ -100,10 +101,11 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
     from vision.card_enrol import card_model_from_photos, plan_items
     from vision.card_reader import reader_for_layout
     from vision.card_rows import is_card_layout
+    from vision.evaluate import watched_frame
 
     cv2.setNumThreads(1)
     classifier = SpaceClassifier.load(layout=layout) if reader_kind == "learned" else None
-    cam = Conditions(size=detail or WATCH, fov_deg=62.0, fill=0.86, tilt_deg=14.0, tilt_azimuth_deg=30.0,
+    cam = Conditions(size=detail or (1280, 720), fov_deg=62.0, fill=0.86, tilt_deg=14.0, tilt_azimuth_deg=30.0,
                      blur_sigma=0.6, noise_sigma=3.0, jpeg_quality=90, seed=11)
     cells: dict = {}
     for s, p in plan_items(layout):  # one piece per space, or a row of cards (vision.card_enrol)
@@ -129,10 +131,9 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
         gone = first.truth.placements[int(rng.integers(len(first.truth.placements)))]
         b = noisy(without_piece(layout, first, gone))
         reader = reader_for_layout(layout, model, classifier=classifier)
-        sa = sagain = sb = None
-        if detail is not None:  # the stills, and the watched frames beside them (the camera's ISP scales: not timed)
-            sa, sagain, sb = a, again, b
-            a, again, b = (cv2.resize(x, WATCH, interpolation=cv2.INTER_AREA) for x in (sa, sagain, sb))
+        # with --detail: the watched frames and the stills beside them (the camera's ISP scales: not timed)
+        width = WATCH_WIDTH if detail else None
+        (a, sa), (again, sagain), (b, sb) = (watched_frame(x, width) for x in (a, again, b))
         t0 = time.perf_counter(); reader.read(a, detail=sa); full.append(time.perf_counter() - t0)
         t0 = time.perf_counter(); d = reader.read(again, detail=sagain); unmoved.append(time.perf_counter() - t0)
         assert d.reused, "an unmoved board was read again"
@@ -182,7 +183,7 @@ def main(argv: list[str]) -> int:
         for name, root in sets:
             for r in readers:
                 label = f"{name} [{r}]"
-                m = _evaluate(label, root, layout, r, WATCH[0] if detail and root == own else None)
+                m = _evaluate(label, root, layout, r, WATCH_WIDTH if detail and root == own else None)
                 if m:
                     lines.append(_line(label, m))
     print("accuracy (colour mode, tableref vision eval's metrics):")

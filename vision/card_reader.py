@@ -194,11 +194,9 @@ class CardReader(TableReader):
         t_occ = time.perf_counter()
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
-            if i in hidden:
-                spaces.append(SpaceResult(sp.id, (), 0.0, True))
-                continue
-            read = self._read_section(i, corrected, loose, maps)
-            if read is None:  # a token whose value is not sure: the section is not read (never guessed)
+            # under a hand, or a token whose value is not sure (never guessed): the section is not read
+            read = None if i in hidden else self._read_section(i, corrected, loose, maps)
+            if read is None:
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
                 continue
             pieces, conf = read
@@ -244,8 +242,7 @@ class CardReader(TableReader):
         arm[0] = False
         if not arm.any():
             return set()
-        grown = cv2.dilate(arm[lbl].astype(np.uint8), self.occlusion.margin_kernel)
-        return {i for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & m).any()}
+        return set(self.occlusion.spaces_hit(cv2.dilate(arm[lbl].astype(np.uint8), self.occlusion.margin_kernel)))
 
     def _print_hidden(self, lost: np.ndarray, maps) -> set[int]:
         """The mat's print (the sections' outlines, the gaps between them) hidden outside the
@@ -302,11 +299,7 @@ class CardReader(TableReader):
         if np.count_nonzero(seed) < LOST_CROSSING_MM2 * s2:
             return set()
         grown = cv2.dilate(seed.astype(np.uint8), self._reach_kernel)
-        return self._sections_in(grown | self._hand_beyond(grown > 0, maps))
-
-    def _sections_in(self, mask: np.ndarray) -> set[int]:
-        """The sections ``mask`` (uint8, board px) reaches."""
-        return {i for i, ((x0, y0, x1, y1), mk) in enumerate(self.space_masks) if (mask[y0:y1, x0:x1] & mk).any()}
+        return set(self.occlusion.spaces_hit(grown | self._hand_beyond(grown > 0, maps)))
 
     def _hand_beyond(self, seed: np.ndarray, maps) -> np.ndarray:
         """The sure foreground inside the sections (gaps of ``ARM_CLOSE_MM`` closed) that touches

@@ -137,7 +137,7 @@ class OcclusionFinder:
                 break
             hand = grown_hand
         grown = cv2.dilate(hand.astype(np.uint8), self.margin_kernel)
-        return Occlusion(grown > 0, self._hit(grown))
+        return Occlusion(grown > 0, self.spaces_hit(grown))
 
     def joined(self, occ: Occlusion, extra: np.ndarray) -> Occlusion:
         """``occ`` with ``extra`` (bool, board px) as part of the hand too: a "piece" touching the hand
@@ -146,10 +146,10 @@ class OcclusionFinder:
         neighbours too (cheops render-set seed 1322: 25 more false flags with ``MARGIN_MM``)."""
         if not extra.any():
             return occ
-        return Occlusion(occ.mask | extra, occ.spaces | self._hit(extra.astype(np.uint8)))
+        return Occlusion(occ.mask | extra, occ.spaces | self.spaces_hit(extra.astype(np.uint8)))
 
-    def _hit(self, grown: np.ndarray) -> frozenset[int]:
-        """The spaces the hand grown by its margin (``grown``) touches."""
+    def spaces_hit(self, grown: np.ndarray) -> frozenset[int]:
+        """The spaces ``grown`` (uint8, board px: a hand grown by its margin) touches."""
         return frozenset(i for i, ((x0, y0, x1, y1), m) in enumerate(self.space_masks) if (grown[y0:y1, x0:x1] & m).any())
 
     def _heap(self, lbl: np.ndarray, j: int, stat: np.ndarray) -> bool:
