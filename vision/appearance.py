@@ -8,11 +8,12 @@ six colours) is read here instead, space by space, from what enrolment learned o
 
 1. a space that may hold printed kinds: its face is matched (``FaceBook.match``); a sure match is
    the piece, and the tile's outline is *explained* (the hand test does not see it);
-2. plain kinds (a colour each, ``learn_kind_colours`` from the enrolment photo): with the light
+2. plain kinds (a colour each, ``vision.kind_colours.learn_kind_colours`` from the enrolment photo): with the light
    measured around the space itself (``local_difference``: a board covered with tiles bends the
    reader's smooth light field), pixels that differ from the empty board and have a kind's colour,
    grouped in blobs, each blob given to the space under its foot (parallax of its height taken
-   off), counted by the kind's apparent area as enrolment measured it;
+   off), counted by the kind's apparent area as enrolment measured it; a space that can hold one
+   plain kind only (a Cheops dot: its colour's marker) by size alone (``vision.sole_kind``);
 3. a space mostly covered by something no face matches sure is *not sure*: left unread (the
    caller reports it occluded) rather than guessed; a space with neither is empty. A model that
    was not enrolled (no faces, no colours) reads none of these spaces.
@@ -37,12 +38,13 @@ import numpy as np
 from scorer.core.types import Piece
 from vision.colour_classes import L_WEIGHT, Q, colour_distance, lut_cells
 from vision.counting import SpaceCount
-from vision.enrolment import PROTOS_PER_COLOUR, KMEANS_SEED, TableModel, apparent_area
-from vision.faces import FaceBook, disagreement, token, top_centre_mm
+from vision.enrolment import TableModel, apparent_area
+from vision.faces import FaceBook, disagreement, top_centre_mm
 from vision.foreground import Foreground, ForegroundMaps
 from vision.geometry import parallax
 from vision.layout import Layout
 from vision.pale_arm import pale_arm
+from vision.sole_kind import sole_blobs, sole_kinds
 
 LIMIT_MIN, LIMIT_SPREAD = 24.0, 2.0  # a pixel is of a kind within max(24, 2 x its spread) of its colours (copies of a
                                    # piece differ in colour more than the one enrolled shows on a clean photo)
@@ -65,74 +67,6 @@ LOST_EDGE_MM = 20.0  # ... or when it reaches this near the board's edge
 BLOB_GROW_MM = 2.0  # a plain piece's blob explains this much around it (its blurred rim)
 MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it is never bare board (as vision.occlusion)
 EXPLAIN_MARGIN_MM = 2.5  # a matched tile explains its outline grown by this much (its rim, blur, walls)
-
-
-def learn_kind_colours(layout: Layout, pixels: Mapping[Piece, np.ndarray], rect: np.ndarray | None = None,
-                       reference: np.ndarray | None = None, placed: Mapping[str, Piece] | None = None,
-                       cam: np.ndarray | None = None, px_per_mm: float = 1.0, noise: float = 2.0
-                       ) -> dict[str, tuple[np.ndarray, float, float]]:
-    """Lab prototypes, spread and area scale of each plain (not printed) neutral kind, from its
-    enrolled piece's pixels: the colour it is told by (a treasure's red, blue, ... as this camera
-    sees it). The scale: how much of that colour one piece shows, against its footprint swept by
-    parallax, measured on the enrolment photo (``rect``: rectified, not light-corrected, against
-    the empty board ``reference``; ``placed``) as the reader measures it; 1 without them."""
-    out: dict[str, tuple[np.ndarray, float, float]] = {}
-    pixels = dict(pixels)
-    if rect is not None and reference is not None and placed is not None:
-        # the colours as the reader will see them: light measured around the space (``local_difference``)
-        ref_lab0 = Foreground.lab_of(reference)
-        for sid, piece in placed.items():
-            spec = layout.pieces[piece.kind]
-            if not spec.neutral or spec.printed:
-                continue
-            sp = layout.space(sid)
-            box = _box(sp, LEAN_PER_HEIGHT * spec.height + GROW_MM, px_per_mm, reference.shape)
-            fg, lab = local_difference(rect, reference, ref_lab0, box, noise)
-            n, lbl, stats, _ = cv2.connectedComponentsWithStats(_open(fg).astype(np.uint8), connectivity=8)
-            if n <= 1:
-                continue
-            own = np.zeros(fg.shape, np.uint8)
-            cv2.fillPoly(own, [np.round(np.asarray(sp.polygon) * px_per_mm - box[:2]).astype(np.int32)], 1)
-            over = np.bincount(lbl[own > 0].ravel(), minlength=n)[1:]
-            if over.max() <= 0:
-                continue
-            blob = (lbl == 1 + int(np.argmax(over))).astype(np.uint8)
-            inner = cv2.erode(blob, np.ones((3, 3), np.uint8)) > 0
-            mine = (inner if inner.sum() >= 6 else blob > 0) & (own > 0)
-            if mine.sum() >= 6:
-                pixels[piece] = lab[mine]
-    for piece, px in pixels.items():
-        spec = layout.pieces[piece.kind]
-        if not spec.neutral or spec.printed or len(px) < 4:
-            continue
-        data = np.asarray(px, np.float32)
-        k = min(PROTOS_PER_COLOUR, max(1, len(data) // 20))
-        cv2.setRNGSeed(KMEANS_SEED)
-        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-        _, lbl, centres = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
-        d = np.linalg.norm(data - centres[lbl.ravel()], axis=1)
-        out[token(piece)] = (centres.astype(np.float32), float(np.percentile(d, 80)), 1.0)
-    if rect is None or reference is None or placed is None or not out:
-        return out
-    toks = sorted(out)
-    protos, owner_of, limits = _table([(t, out[t]) for t in toks])
-    lut = _lut(protos, owner_of, limits)
-    ref_lab = Foreground.lab_of(reference)
-    ref_kind = board_kinds(ref_lab, protos, owner_of, limits)
-    for sid, piece in placed.items():
-        t = token(piece)
-        if t not in out:
-            continue
-        spec = layout.pieces[piece.kind]
-        sp = layout.space(sid)
-        box = _box(sp, LEAN_PER_HEIGHT * spec.height + GROW_MM, px_per_mm, reference.shape)
-        kind_of = local_kinds(rect, reference, ref_lab, box, lut, noise, ref_kind=ref_kind)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(_open(kind_of == toks.index(t)).astype(np.uint8), connectivity=8)
-        area = (stats[1:, cv2.CC_STAT_AREA].max() if n > 1 else 0) / px_per_mm ** 2  # the piece: its biggest blob
-        app = apparent_area(spec.area, float(np.linalg.norm(parallax(np.asarray([sp.centre], float), cam, spec.height)[0])))
-        if area >= SPECK * app:
-            out[t] = (out[t][0], out[t][1], float(area / app))
-    return out
 
 
 def _box(sp, grow_mm: float, s: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -250,6 +184,8 @@ class AppearanceStep:
         self.scale = [max(0.3, v[2]) for _, v in entries]  # how much colour one piece shows (enrolled)
         protos, owner_of, limits = _table(entries)
         self.lut = _lut(protos, owner_of, limits) if len(protos) else None
+        # a space that can hold one plain kind only (a Cheops dot: its colour's marker) is read by size alone
+        self.sole = sole_kinds(layout, self.indices, self.plain)
         h, w = space_of.shape
         self.inner = {i: self._inner_mask(i, w, h) for i in self.indices}
         # a space one of whose kinds nearly fills it (a tile slot, a scarab's dot) holds one piece
@@ -400,8 +336,15 @@ class AppearanceStep:
             if not js:
                 continue
             box = _box(sp, self.grow, self.s, rect.shape)
-            kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind)
             x0, y0, x1, y1 = box
+            if i in self.sole:
+                j = self.sole[i]
+                present = self._sole(rect, noise, cam, ex, i, box)
+                if not present:
+                    continue
+                self._count(i, j, present[j], box, counts, explained, blob_map)
+                continue
+            kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind)
             found: dict[int, list[tuple[float, np.ndarray]]] = {}
             for j in js:
                 m = _open(kind_of == j).astype(np.uint8)
@@ -429,22 +372,39 @@ class AppearanceStep:
             j = max(present, key=lambda k: max(v for v, _ in present[k]))
             if len(present) > 1:  # ... unless another kind holds the middle of the pieces seen there
                 j = _core_kind(kind_of, present, j)
-            blobs = present[j]
-            v = sum(bv for bv, _ in blobs)
-            # pieces apart on a space are separate blobs: each blob is at least one of them (a heap in
-            # one blob shows a little less than its pieces' sum, as the whole)
-            per_blob = sum(max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))) for bv, _ in blobs if bv >= PRESENT)
-            n_pieces = min(max(1, int(round(HEAP_SHARE * v)), per_blob), self.capacity[i])
-            counts[i] = SpaceCount(Counter({self.plain[j]: n_pieces}), round(min(1.0, v / n_pieces), 3))
-            # a scarab-sized blob is explained for the hand test; a bigger one is not (skin can take
-            # a scarab's colour: a hand read as a scarab must still be seen as a hand), but for a heap
-            # on a space that holds several, wholly inside the space's reach (a hand comes from beyond)
-            for bv, blob in blobs:
-                heap = self.capacity[i] > 1 and not _touches_border(blob)
-                if PRESENT <= bv and (bv <= ONE_SCARAB_MAX or heap):
-                    grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
-                    explained[y0:y1, x0:x1] |= grown
-                    blob_map[y0:y1, x0:x1][grown > 0] = i + 1
+            self._count(i, j, present[j], box, counts, explained, blob_map)
+
+    def _sole(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, ex: np.ndarray, i: int,
+              box: tuple[int, int, int, int]) -> dict[int, list[tuple[float, np.ndarray]]]:
+        """The blobs on a space that can hold one plain kind only (``vision.sole_kind``): whatever
+        differs from the empty board there, of the kind's size, is the kind, whatever its colour."""
+        j = self.sole[i]
+        differs, _ = local_difference(rect, self.reference, self.ref_lab, box, noise, ex)
+        spec = self.layout.pieces[self.plain[j].kind]
+        blobs = sole_blobs(_open(differs), box, self.s, cam, spec.height, spec.area, spec.min_width,
+                           lambda x, y: self._space(x, y) == i)
+        return {j: blobs} if any(v >= PRESENT for v, _ in blobs) else {}
+
+    def _count(self, i: int, j: int, blobs: list[tuple[float, np.ndarray]], box: tuple[int, int, int, int],
+               counts: dict[int, SpaceCount], explained: np.ndarray, blob_map: np.ndarray) -> None:
+        """The pieces of plain kind ``j`` its blobs on space ``i`` show; the piece-sized blobs explained."""
+        x0, y0, x1, y1 = box
+        v = sum(bv for bv, _ in blobs)
+        # pieces apart on a space are separate blobs: each blob is at least one of them (a heap in
+        # one blob shows a little less than its pieces' sum, as the whole)
+        per_blob = sum(max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))) for bv, _ in blobs if bv >= PRESENT)
+        n_pieces = min(max(1, int(round(HEAP_SHARE * v)), per_blob), self.capacity[i])
+        counts[i] = SpaceCount(Counter({self.plain[j]: n_pieces}), round(min(1.0, v / n_pieces), 3))
+        # a scarab-sized blob is explained for the hand test; a bigger one is not (skin can take
+        # a scarab's colour: a hand read as a scarab must still be seen as a hand), but for a heap
+        # on a space that holds several or only the one kind (a difference blob: the piece and its
+        # shadow), wholly inside the space's reach (a hand comes from beyond)
+        for bv, blob in blobs:
+            heap = (self.capacity[i] > 1 or i in self.sole) and not _touches_border(blob)
+            if PRESENT <= bv and (bv <= ONE_SCARAB_MAX or heap):
+                grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
+                explained[y0:y1, x0:x1] |= grown
+                blob_map[y0:y1, x0:x1][grown > 0] = i + 1
 
     def _space(self, x: float, y: float) -> int:
         xi, yi = int(round(x * self.s)), int(round(y * self.s))

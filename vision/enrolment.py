@@ -312,7 +312,7 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
         sizes[piece] = PieceSize(footprint_from_apparent(area, sweep), spec.height, spec.footprint == "circle", True)
     from vision.faces import learn_faces
 
-    from vision.appearance import learn_kind_colours
+    from vision.kind_colours import learn_kind_colours
 
     faces = learn_faces(layout, corrected, reference, placed, px_per_mm, cam)
     from vision.counted_faces import learn_counted_faces

@@ -41,6 +41,7 @@ class SpaceShape:
     centre: tuple[float, float]
     radius: float | None = None  # set for circles
     region: str | None = None
+    holds: tuple[str, ...] | None = None  # the only piece kinds this space holds (layout space "holds"), instead of its kind's
 
     def contains(self, x: float, y: float, margin: float = 0.0) -> bool:
         if self.radius is not None:
@@ -67,6 +68,8 @@ class SpaceShape:
             out["kind"] = self.kind
         if self.region:
             out["region"] = self.region
+        if self.holds is not None:
+            out["holds"] = list(self.holds)
         if self.radius is not None:
             out.update(shape="circle", centre_mm=list(self.centre), radius_mm=self.radius)
         else:
@@ -197,8 +200,15 @@ class Layout:
         return dict(self.source)
 
     def held_kinds(self, space: SpaceShape) -> tuple[str, ...]:
-        """The piece kinds the space normally holds (``holds``; all kinds when it does not say)."""
+        """The piece kinds the space normally holds: its own ``holds`` (a Cheops dot: its colour's
+        scarab), else its kind's (``holds``); all kinds when neither says."""
+        if space.holds is not None:
+            return space.holds
         return tuple(self.holds.get(space.kind, tuple(self.pieces)))
+
+    def usual_kinds(self, space: SpaceShape) -> tuple[str, ...] | None:
+        """``held_kinds`` when the layout says what the space holds, else None."""
+        return self.held_kinds(space) if space.holds is not None or space.kind in self.holds else None
 
     def heap_kinds(self, space: SpaceShape) -> tuple[str, ...]:
         """The player piece kinds of which the space holds a heap, several side by side (China's
@@ -229,18 +239,20 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         if s["id"] in seen:
             raise LayoutError(f"duplicate space id {s['id']!r}", where=f"{where} $.spaces[{i}]")
         seen.add(s["id"])
+        own = tuple(s["holds"]) if "holds" in s else None
         if s["shape"] == "circle":
             cx, cy = (float(v) for v in s["centre_mm"])
             r = float(s["radius_mm"])
             poly = _circle_polygon(cx, cy, r)
-            shape = SpaceShape(s["id"], s.get("kind", ""), poly, (cx, cy), r, s.get("region"))
+            shape = SpaceShape(s["id"], s.get("kind", ""), poly, (cx, cy), r, s.get("region"), own)
         else:
             pts = tuple((float(x), float(y)) for x, y in s["points_mm"])
             arr = np.asarray(pts, np.float32)
             if abs(cv2.contourArea(arr)) < 1.0:
                 raise LayoutError(f"space {s['id']!r} has a degenerate polygon", where=f"{where} $.spaces[{i}]")
             m = cv2.moments(arr)
-            shape = SpaceShape(s["id"], s.get("kind", ""), pts, (m["m10"] / m["m00"], m["m01"] / m["m00"]), None, s.get("region"))
+            shape = SpaceShape(s["id"], s.get("kind", ""), pts, (m["m10"] / m["m00"], m["m01"] / m["m00"]), None, s.get("region"),
+                               own)
         xs = [p[0] for p in shape.polygon]
         ys = [p[1] for p in shape.polygon]
         if min(xs) < 0 or min(ys) < 0 or max(xs) > w or max(ys) > h:
@@ -286,6 +298,10 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         bad = [k for k in kinds if k not in pieces]
         if bad:
             raise LayoutError(f"space kind {sk!r} holds unknown piece kinds {bad}", where=f"{where} $.holds")
+    for i, sp in enumerate(spaces):
+        bad = [k for k in sp.holds or () if k not in pieces]
+        if bad:
+            raise LayoutError(f"space {sp.id!r} holds unknown piece kinds {bad}", where=f"{where} $.spaces[{i}].holds")
     return Layout(
         id=data["id"],
         size=(w, h),

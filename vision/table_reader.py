@@ -110,7 +110,7 @@ class TableReader:
         self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, self._heap_zones(w, h),
                                          list(layout.marker_corners_mm().values()))
         centres = np.array([sp.centre for sp in layout.spaces], float)
-        usual = [layout.holds.get(sp.kind) for sp in layout.spaces]
+        usual = [layout.usual_kinds(sp) for sp in layout.spaces]
         limits = {k: spec.per_owner for k, spec in layout.pieces.items() if spec.per_owner}
         narrowest = min((layout.pieces[k].min_width for k in layout.player_kinds()), default=None)
         self.counter = Counter_(model, self.colours.owners, self.space_of, centres, self.s, usual, limits,

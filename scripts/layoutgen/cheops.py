@@ -48,7 +48,8 @@ def layout(board: Mapping[str, Any]) -> dict[str, Any]:
         tint = [int(230 + (v - 230) * 0.25) for v in rgb]
         regions.append(region(f"column-{colour}", rect(x - 37, DOT_Y - 18, x + 37, LAW_Y1 + 6), tint=tint))
         column = f"column-{colour}"
-        spaces.append(circle_space(f"dot-{colour}", "dot", x, DOT_Y, DOT_R, region=column))
+        # the column's marker: a scarab of its own colour, set there at setup and never moved (rules C18)
+        spaces.append(dict(circle_space(f"dot-{colour}", "dot", x, DOT_Y, DOT_R, region=column), holds=[f"treasure-{colour}"]))
         spaces.append(polygon_space(f"price-{colour}", "price", rect(x - TABLE_W / 2, TABLE_Y0, x + TABLE_W / 2, TABLE_Y1),
                                     region=column))
         spaces.append(polygon_space(f"price-{colour}-law", "price-law", rect(x - TABLE_W / 2, LAW_Y0, x + TABLE_W / 2, LAW_Y1),
@@ -79,6 +80,7 @@ def layout(board: Mapping[str, Any]) -> dict[str, Any]:
                "Pyramid spaces r<row>c<column>, row 1 the apex; dot-<colour>, price-<colour> (the price table's scarabs), "
                "price-<colour>-law (a law under the table): the space ids of the engine's visible_board. "
                "market-price is drawn and placed but the engine reads nothing there.",
+               "Each dot-<colour> holds only treasure-<colour> (space holds): the column's marker, set at setup.",
                MARKER_NOTE])
     # the pyramid's stones and the columns' fields are printed slate grey (invented, as the rest):
     # a white scarab on a white field would show only by its shaded sides, a hand on sand hardly

@@ -1,0 +1,81 @@
+"""Spaces that can hold only one plain kind (a Cheops column's dot: the scarab of its own colour,
+the layout space's ``holds``), read by size alone, for ``vision.appearance``.
+
+Where a space holds one plain kind only, the piece's colour says nothing the space does not: a
+scarab on a dot printed in its own colour differs from the empty board by its shading, highlight
+and shadow only, and the board there has the kind's colour (``board_kinds`` takes such pixels
+away). So any blob that differs from the empty board (in the light measured around the space,
+``local_difference``) whose foot lies on the space is weighed as that kind: by its area against the
+kind's apparent area from the layout's nominal footprint (swept by parallax). Not the enrolled area,
+as the colour blobs use: a difference blob is the whole piece with its shading, not the share of it
+in the piece's colour that enrolment measured (on one photoreal table, 6 mm² for a white scarab and
+500 mm² for a blue one, of a nominal 254). A blob's holes are filled (a piece whose top
+has the board's colour shows as a ring: its shaded side and lit rim). A blob much bigger than a
+piece is not one (a hand, its shadow, a tile pushed over the space): the caller leaves the space
+unread rather than guess.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from scorer.core.types import Piece
+from vision.enrolment import apparent_area
+from vision.geometry import parallax
+from vision.layout import Layout
+
+SPECK = 0.2  # of the kind's apparent area: a smaller blob is noise (as ``vision.appearance``)
+JOIN_SHARE = 0.25  # of the kind's width: parts of one piece this near are joined (its walls either side of a top
+                   # the colour of the board show as two crescents)
+
+
+def sole_kinds(layout: Layout, indices: list[int], plain: list[Piece]) -> dict[int, int]:
+    """Space index -> index in ``plain`` of the one plain kind the space can hold (its only held
+    kind, not printed, and enrolled); spaces that can hold more kinds are not listed."""
+    out: dict[int, int] = {}
+    for i in indices:
+        held = layout.held_kinds(layout.spaces[i])
+        if len(held) != 1 or layout.pieces[held[0]].printed:
+            continue
+        js = [j for j, p in enumerate(plain) if p.kind == held[0]]
+        if js:
+            out[i] = js[0]
+    return out
+
+
+def fill_holes(mask: np.ndarray, join_px: int = 0) -> np.ndarray:
+    """The mask with parts nearer than ``join_px`` joined and every hole inside its blobs filled
+    (a ring becomes a disc), uint8 0/1."""
+    m = mask.astype(np.uint8)
+    if join_px > 0:
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * join_px + 1,) * 2)
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, k)
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(m)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out
+
+
+def sole_blobs(differs: np.ndarray, box: tuple[int, int, int, int], s: float, cam: np.ndarray | None,
+               height: float, footprint: float, width: float,
+               on_space: Callable[[float, float], bool]) -> list[tuple[float, np.ndarray]]:
+    """The blobs of ``differs`` (bool, the box of the board ``box``) whose foot lies on the space
+    (``on_space(x_mm, y_mm)``), each as (its area over the kind's apparent area there, its mask);
+    ``width``: the kind's least width (mm)."""
+    x0, y0 = box[:2]
+    filled = fill_holes(differs, int(round(JOIN_SHARE * width * s / 2)))
+    n, lbl, stats, cents = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    out: list[tuple[float, np.ndarray]] = []
+    for b in range(1, n):
+        cx, cy = (cents[b] + [x0, y0]) / s
+        par = parallax(np.array([[cx, cy]]), cam, height)[0]
+        if not on_space(cx - par[0] / 2, cy - par[1] / 2):
+            continue
+        app = apparent_area(footprint, float(np.linalg.norm(par)))
+        v = stats[b, cv2.CC_STAT_AREA] / s ** 2 / app
+        if v >= SPECK:
+            out.append((float(v), lbl == b))
+    return out
