@@ -5,6 +5,8 @@ changed) is unexplained. An arm comes in over the board's edge, where no space i
 piece lies: any foreground region (gaps of a few mm closed) that reaches the edge and is as big
 as a piece is a hand, whatever its colour (a sleeve can be yellow). Away from the edge, a region
 with much unexplained colour, or far larger than any heap of pieces, is a hand too. The spaces it touches, with a margin, are occluded: never read through.
+Its pale fingers may show no such evidence pixel by pixel (a noisy frame): bare board joined to it
+whose colour, averaged over a few mm, lies nearer the hand's own than the empty board's is part of it.
 """
 
 from __future__ import annotations
@@ -36,6 +38,14 @@ MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it (the 
 HEAP_UNKNOWN = 0.5  # heaps side by side show less unknown colour than this many pieces' area (blur between colours)
 HEAP_SPACES = 4  # a blob of one colour may lie across this many neighbouring spaces' heaps (Zhang Yi's crowded middle)
 FINGERS_MM = 12.5  # weak or unexplained evidence this close to a hand is part of it (thin, pale fingers)
+# a pale finger over a pale board differs from it by a few units of chroma per pixel, under a noisy frame's
+# weak threshold: it was read through (photoreal-train tune t01-010, zhao-1 under a fingertip some 25 mm beyond
+# the palm found). Averaged over a window, bare board only, a colour nearer the hand's own than the empty
+# board's is the hand (the test compares two colours; the frame's noise moves both alike and averages away)
+HAND_LIKE_MM = 7.0  # the window (a finger is 10-15 mm wide)
+HAND_LIKE = 3.0  # Lab units the window's mean lies past the midpoint from the board's colour towards the hand's
+HAND_CONTRAST = 4.0  # Lab (a, b): where the hand's colour is nearer the board's than this, it cannot be told
+HAND_LIKE_BARE = 0.3  # of a window: at least this much bare board (no piece near), else it is not weighed
 
 
 @dataclass(frozen=True)
@@ -48,8 +58,13 @@ class OcclusionFinder:
     def __init__(self, space_masks: list[tuple[tuple[int, int, int, int], np.ndarray]], size: tuple[int, int],
                  px_per_mm: float, biggest_piece_mm2: float,
                  heaps: list[tuple[tuple[int, int, int, int], np.ndarray]] | None = None,
-                 markers_mm: list[np.ndarray] | None = None):
+                 markers_mm: list[np.ndarray] | None = None, reference_lab: np.ndarray | None = None):
+        """``reference_lab``: the empty board in Lab (``Foreground.ref``), for a hand's pale fingers
+        (``_hand_like``); None: not looked for."""
         self.space_masks = space_masks
+        self.ref_ab = None if reference_lab is None else np.ascontiguousarray(reference_lab[..., 1:], np.float32)
+        k = max(3, int(round(HAND_LIKE_MM * px_per_mm)) | 1)
+        self.hand_like_window = (k, k)
         self.heaps = heaps or []  # where a heap of pieces on one space can show (bbox, mask): see ``_heap``
         w, h = size
         self.s = px_per_mm
@@ -78,10 +93,12 @@ class OcclusionFinder:
             cv2.fillConvexPoly(self.marker_print.view(np.uint8), np.round(grown * px_per_mm).astype(np.int32), 1)
 
     def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None,
-             seed: np.ndarray | None = None) -> Occlusion:
+             seed: np.ndarray | None = None, covered: np.ndarray | None = None) -> Occlusion:
         """``seed`` (bool, board px): evidence already known to be a hand (an arm the colour of the
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
-        short of the board's edge, where those look for an arm)."""
+        short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
+        explained before the hand test and taken out of ``maps`` and ``labels`` (tiles read by their
+        look): not bare board, so their print is never weighed as a pale finger (``_hand_like``)."""
         known = (labels >= 0).astype(np.uint8)
         near_piece = cv2.dilate(known, self.halo_kernel) > 0
         unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
@@ -137,7 +154,41 @@ class OcclusionFinder:
                 break
             hand = grown_hand
         grown = cv2.dilate(hand.astype(np.uint8), self.margin_kernel)
+        like = self._hand_like(maps.lab, grown > 0, near_piece if covered is None else near_piece | covered)
+        if like is not None:
+            grown |= cv2.dilate(like.astype(np.uint8), self.margin_kernel)
         return Occlusion(grown > 0, self.spaces_hit(grown))
+
+    def _hand_like(self, lab: np.ndarray, hand: np.ndarray, near_piece: np.ndarray) -> np.ndarray | None:
+        """Bare board joined to ``hand`` (bool, board px, with its margin) whose colour, averaged over
+        ``HAND_LIKE_MM``, is nearer the hand's (the median a, b of its bare pixels) than the empty
+        board's there: its pale fingers. Per pixel: how far its (a, b) lies along the line from the
+        board's colour ``r`` to the hand's ``h``, past their midpoint (Lab units); the window's mean of
+        that must exceed ``HAND_LIKE``. None: nothing (no reference, too little hand to take its colour)."""
+        if self.ref_ab is None or lab.shape[:2] != self.ref_ab.shape[:2]:
+            return None
+        bare = ~near_piece
+        core = hand & bare
+        if core.sum() < self.piece_px:
+            return None
+        ab = lab[..., 1:]
+        h = np.median(ab[core], axis=0).astype(np.float32)
+        dh = h[None, None, :] - self.ref_ab
+        contrast = np.sqrt((dh * dh).sum(axis=2))
+        along = (((ab - self.ref_ab) * dh).sum(axis=2) - contrast * contrast / 2) / np.maximum(contrast, 1e-3)
+        use = (bare & (contrast >= HAND_CONTRAST)).astype(np.float32)
+        n = cv2.boxFilter(use, -1, self.hand_like_window, normalize=False)
+        mean = cv2.boxFilter(along * use, -1, self.hand_like_window, normalize=False) / np.maximum(n, 1.0)
+        area = self.hand_like_window[0] * self.hand_like_window[1]
+        like = ((mean > HAND_LIKE) & (n >= HAND_LIKE_BARE * area)).astype(np.uint8)
+        n_like, lbl = cv2.connectedComponents(like, connectivity=8)
+        if n_like <= 1:
+            return None
+        joined = np.unique(lbl[hand & (like > 0)])
+        joined = joined[joined > 0]
+        if not joined.size:
+            return None
+        return np.isin(lbl, joined) & ~hand
 
     def joined(self, occ: Occlusion, extra: np.ndarray) -> Occlusion:
         """``occ`` with ``extra`` (bool, board px) as part of the hand too: a "piece" touching the hand

@@ -108,7 +108,7 @@ class TableReader:
         self.space_of = self._space_map(w, h)
         biggest = max(sz.area_mm2 for sz in model.sizes.values())
         self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, self._heap_zones(w, h),
-                                         list(layout.marker_corners_mm().values()))
+                                         list(layout.marker_corners_mm().values()), self.fg.ref)
         centres = np.array([sp.centre for sp in layout.spaces], float)
         usual = [layout.usual_kinds(sp) for sp in layout.spaces]
         limits = {k: spec.per_owner for k, spec in layout.pieces.items() if spec.per_owner}
@@ -478,7 +478,7 @@ class TableReader:
             hand_maps, strict_labels, lost = masked_for_hands(maps, strict_labels, lost, seen.explained, seen.arm,
                                                                    self.s)
         occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost,
-                                  None if seen is None else seen.arm)
+                                  None if seen is None else seen.arm, None if seen is None else seen.explained > 0)
         if seen is not None:  # a pale "piece" touching a hand may be its skin: unread, and it hides what the hand would
             touched = seen.touching(occ.mask)
             if touched:
