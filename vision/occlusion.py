@@ -46,6 +46,13 @@ HAND_LIKE_MM = 7.0  # the window (a finger is 10-15 mm wide)
 HAND_LIKE = 3.0  # Lab units the window's mean lies past the midpoint from the board's colour towards the hand's
 HAND_CONTRAST = 4.0  # Lab (a, b): where the hand's colour is nearer the board's than this, it cannot be told
 HAND_LIKE_BARE = 0.3  # of a window: at least this much bare board (no piece near), else it is not weighed
+# a fingertip over a pale board blurs into it: its colour lies only a little past the midpoint (ming render-set
+# seed 1345 t1-0008: half a unit on average, the fingertips 13 mm beyond the hand and its margin, over a province
+# space that was read). Within a finger's length of the hand, a little nearer the hand's colour than the board's
+# is enough (bare board there averages half the contrast the other way)
+FINGER_REACH_MM = 25.0
+HAND_NEARER = 0.5  # Lab units past the midpoint, within FINGER_REACH_MM of the hand (0.0: 1 more false flag on
+                   # each china-a set)
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,8 @@ class OcclusionFinder:
         self.close_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * c + 1, 2 * c + 1))
         p = max(1, int(round(PIECE_REACH_MM * px_per_mm)))
         self.piece_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * p + 1, 2 * p + 1))
+        f = max(1, int(round(FINGER_REACH_MM * px_per_mm)))
+        self.finger_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * f + 1, 2 * f + 1))
         f = max(1, int(round(FINGERS_MM * px_per_mm)))
         self.finger_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * f + 1, 2 * f + 1))
         m = max(1, int(round(MARGIN_MM * px_per_mm)))
@@ -161,14 +170,19 @@ class OcclusionFinder:
 
     def _hand_like(self, lab: np.ndarray, hand: np.ndarray, near_piece: np.ndarray) -> np.ndarray | None:
         """Bare board joined to ``hand`` (bool, board px, with its margin) whose colour, averaged over
-        ``HAND_LIKE_MM``, is nearer the hand's (the median a, b of its bare pixels) than the empty
-        board's there: its pale fingers. Per pixel: how far its (a, b) lies along the line from the
-        board's colour ``r`` to the hand's ``h``, past their midpoint (Lab units); the window's mean of
-        that must exceed ``HAND_LIKE``. None: nothing (no reference, too little hand to take its colour)."""
+        ``HAND_LIKE_MM``, is nearer the hand's (the median a, b of its bare pixels, the corner markers'
+        print left out) than the empty board's there: its pale fingers. Per pixel: how far its (a, b)
+        lies along the line from the board's colour ``r`` to the hand's ``h``, past their midpoint (Lab
+        units); the window's mean of that must exceed ``HAND_LIKE``, or ``HAND_NEARER`` within
+        ``FINGER_REACH_MM`` of the hand (a fingertip blurred into the board). None: nothing (no
+        reference, too little hand to take its colour)."""
         if self.ref_ab is None or lab.shape[:2] != self.ref_ab.shape[:2]:
             return None
         bare = ~near_piece
-        core = hand & bare
+        # a covered corner marker (black and white print) joined to the hand is no colour of its skin: it
+        # pulled the hand's colour to grey and a tan arm over a beige board went unfound (ming render-set seed
+        # 1345 t2-0027: 19501 px of the hand's 26388 missed, p4d1-city read under a fingertip)
+        core = hand & bare & ~self.marker_print
         if core.sum() < self.piece_px:
             return None
         ab = lab[..., 1:]
@@ -180,7 +194,8 @@ class OcclusionFinder:
         n = cv2.boxFilter(use, -1, self.hand_like_window, normalize=False)
         mean = cv2.boxFilter(along * use, -1, self.hand_like_window, normalize=False) / np.maximum(n, 1.0)
         area = self.hand_like_window[0] * self.hand_like_window[1]
-        like = ((mean > HAND_LIKE) & (n >= HAND_LIKE_BARE * area)).astype(np.uint8)
+        near_hand = cv2.dilate(hand.astype(np.uint8), self.finger_reach) > 0
+        like = (((mean > HAND_LIKE) | ((mean > HAND_NEARER) & near_hand)) & (n >= HAND_LIKE_BARE * area)).astype(np.uint8)
         n_like, lbl = cv2.connectedComponents(like, connectivity=8)
         if n_like <= 1:
             return None
