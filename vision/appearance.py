@@ -338,11 +338,9 @@ class AppearanceStep:
             box = _box(sp, self.grow, self.s, rect.shape)
             x0, y0, x1, y1 = box
             if i in self.sole:
-                j = self.sole[i]
-                present = self._sole(rect, noise, cam, ex, i, box)
-                if not present:
-                    continue
-                self._count(i, j, present[j], box, counts, explained, blob_map)
+                blobs = self._sole(rect, noise, cam, ex, i, box)
+                if blobs:
+                    self._count(i, self.sole[i], blobs, box, counts, explained, blob_map)
                 continue
             kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind)
             found: dict[int, list[tuple[float, np.ndarray]]] = {}
@@ -375,15 +373,15 @@ class AppearanceStep:
             self._count(i, j, present[j], box, counts, explained, blob_map)
 
     def _sole(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, ex: np.ndarray, i: int,
-              box: tuple[int, int, int, int]) -> dict[int, list[tuple[float, np.ndarray]]]:
+              box: tuple[int, int, int, int]) -> list[tuple[float, np.ndarray]]:
         """The blobs on a space that can hold one plain kind only (``vision.sole_kind``): whatever
-        differs from the empty board there, of the kind's size, is the kind, whatever its colour."""
-        j = self.sole[i]
+        differs from the empty board there, of the kind's size, is the kind, whatever its colour.
+        Empty when none is big enough to be one (``PRESENT``)."""
         differs, _ = local_difference(rect, self.reference, self.ref_lab, box, noise, ex)
-        spec = self.layout.pieces[self.plain[j].kind]
+        spec = self.layout.pieces[self.plain[self.sole[i]].kind]
         blobs = sole_blobs(_open(differs), box, self.s, cam, spec.height, spec.area, spec.min_width,
-                           lambda x, y: self._space(x, y) == i)
-        return {j: blobs} if any(v >= PRESENT for v, _ in blobs) else {}
+                           lambda x, y: self._space(x, y) == i, SPECK)
+        return blobs if any(v >= PRESENT for v, _ in blobs) else []
 
     def _count(self, i: int, j: int, blobs: list[tuple[float, np.ndarray]], box: tuple[int, int, int, int],
                counts: dict[int, SpaceCount], explained: np.ndarray, blob_map: np.ndarray) -> None:

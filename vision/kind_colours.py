@@ -54,11 +54,10 @@ def learn_kind_colours(layout: Layout, pixels: Mapping[Piece, np.ndarray], rect:
                 continue
             own = np.zeros(fg.shape, np.uint8)
             cv2.fillPoly(own, [np.round(np.asarray(sp.polygon) * px_per_mm - box[:2]).astype(np.int32)], 1)
-            over = np.bincount(lbl[own > 0].ravel(), minlength=n)[1:]
-            if over.max() <= 0:
+            b = piece_blob(lbl, n, own > 0, lab, ref_lab0[box[1]:box[3], box[0]:box[2]], SPECK * spec.area * px_per_mm ** 2)
+            if b is None:
                 continue
-            blob = (lbl == 1 + piece_blob(lbl, n, own > 0, lab, ref_lab0[box[1]:box[3], box[0]:box[2]],
-                                         SPECK * spec.area * px_per_mm ** 2)).astype(np.uint8)
+            blob = (lbl == 1 + b).astype(np.uint8)
             inner = cv2.erode(blob, np.ones((3, 3), np.uint8)) > 0
             mine = (inner if inner.sum() >= 6 else blob > 0) & (own > 0)
             if mine.sum() >= 6:
@@ -97,14 +96,17 @@ def learn_kind_colours(layout: Layout, pixels: Mapping[Piece, np.ndarray], rect:
     return out
 
 
-def piece_blob(lbl: np.ndarray, n: int, own: np.ndarray, lab: np.ndarray, ref_lab: np.ndarray, min_lit: float) -> int:
+def piece_blob(lbl: np.ndarray, n: int, own: np.ndarray, lab: np.ndarray, ref_lab: np.ndarray,
+               min_lit: float) -> int | None:
     """Of the blobs differing from the empty board over an enrolled piece's space, the piece's
     (0-based): the one with most pixels on the space that are not its shadow. A shadow is the
     board dimmed (``shadow_like``); blur can part a pale piece's top from its shadow, and the shadow
     may lie more on the space. A dark piece looks like a shadow all over: then the most pixels (a
-    lit speck, fewer than ``min_lit`` px, beside a black piece is not it)."""
+    lit speck, fewer than ``min_lit`` px, beside a black piece is not it). None: no blob on the space."""
     on = lbl[own]
     over = np.bincount(on.ravel(), minlength=n)[1:]
+    if not over.size or over.max() <= 0:
+        return None
     lit = np.bincount(on[~shadow_like(lab[own], ref_lab[own])].ravel(), minlength=n)[1:]
     return int(np.argmax(lit)) if lit.max() >= min_lit else int(np.argmax(over))
 

@@ -202,8 +202,11 @@ class Layout:
     def held_kinds(self, space: SpaceShape) -> tuple[str, ...]:
         """The piece kinds the space normally holds: its own ``holds`` (a Cheops dot: its colour's
         scarab), else its kind's (``holds``); all kinds when neither says."""
-        if space.holds is not None:
-            return space.holds
+        return space.holds if space.holds is not None else self.kind_holds(space)
+
+    def kind_holds(self, space: SpaceShape) -> tuple[str, ...]:
+        """The piece kinds the space's kind holds, whatever the space's own ``holds`` says (all kinds
+        when the layout does not say): where a piece may be put to learn its look."""
         return tuple(self.holds.get(space.kind, tuple(self.pieces)))
 
     def usual_kinds(self, space: SpaceShape) -> tuple[str, ...] | None:

@@ -142,7 +142,7 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
     rng.shuffle(heaps)
     # by space kind, as ``enrolment_plan``: where a piece is put to learn its look (a space's own
     # ``holds``, a Cheops column's marker, is the rules' and would put a scarab on its own colour)
-    holds = {s.id: tuple(layout.holds.get(s.kind, tuple(layout.pieces))) for s in layout.spaces}
+    holds = {s.id: layout.kind_holds(s) for s in layout.spaces}
     cells: dict[str, list[Piece]] = {}
     players = list(layout.players)
     # look-alike kinds are enrolled as one (vision.piece_looks), but for those told apart by face

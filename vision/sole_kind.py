@@ -27,7 +27,6 @@ from vision.enrolment import apparent_area
 from vision.geometry import parallax
 from vision.layout import Layout
 
-SPECK = 0.2  # of the kind's apparent area: a smaller blob is noise (as ``vision.appearance``)
 JOIN_SHARE = 0.25  # of the kind's width: parts of one piece this near are joined (its walls either side of a top
                    # the colour of the board show as two crescents)
 
@@ -61,10 +60,10 @@ def fill_holes(mask: np.ndarray, join_px: int = 0) -> np.ndarray:
 
 def sole_blobs(differs: np.ndarray, box: tuple[int, int, int, int], s: float, cam: np.ndarray | None,
                height: float, footprint: float, width: float,
-               on_space: Callable[[float, float], bool]) -> list[tuple[float, np.ndarray]]:
+               on_space: Callable[[float, float], bool], speck: float) -> list[tuple[float, np.ndarray]]:
     """The blobs of ``differs`` (bool, the box of the board ``box``) whose foot lies on the space
     (``on_space(x_mm, y_mm)``), each as (its area over the kind's apparent area there, its mask);
-    ``width``: the kind's least width (mm)."""
+    ``width``: the kind's least width (mm); blobs smaller than ``speck`` of that area are noise."""
     x0, y0 = box[:2]
     filled = fill_holes(differs, int(round(JOIN_SHARE * width * s / 2)))
     n, lbl, stats, cents = cv2.connectedComponentsWithStats(filled, connectivity=8)
@@ -76,6 +75,6 @@ def sole_blobs(differs: np.ndarray, box: tuple[int, int, int, int], s: float, ca
             continue
         app = apparent_area(footprint, float(np.linalg.norm(par)))
         v = stats[b, cv2.CC_STAT_AREA] / s ** 2 / app
-        if v >= SPECK:
+        if v >= speck:
             out.append((float(v), lbl == b))
     return out

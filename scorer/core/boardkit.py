@@ -276,10 +276,14 @@ def message_json(value: Any) -> dict[str, str] | None:
     return {"en": en, "zh": zh} if en and zh else None
 
 
-def add_placed(spaces: list[dict[str, Any]], item: Mapping[str, Any], sid: str, kind: str, region: str | None = None) -> None:
-    """Append the item's layout space when it was placed on the photo."""
-    if item.get("placed", True) is not False:
-        spaces.append(captured_space(item, sid, kind, region))
+def add_placed(spaces: list[dict[str, Any]], item: Mapping[str, Any], sid: str, kind: str,
+               region: str | None = None) -> dict[str, Any] | None:
+    """Append the item's layout space when it was placed on the photo; that space, else None."""
+    if item.get("placed", True) is False:
+        return None
+    space = captured_space(item, sid, kind, region)
+    spaces.append(space)
+    return space
 
 
 class BoardKit(ABC):

@@ -181,11 +181,10 @@ class CheopsBoardKit(BoardKit):
                 add_placed(spaces, it, key, "market")
             elif key.split(":")[0] in COLUMN_ITEMS and key.split(":")[-1] in groups:
                 template, kind = COLUMN_ITEMS[key.split(":")[0]]
-                before = len(spaces)
-                add_placed(spaces, it, resolve_id(template, {}, groups[key.split(":")[-1]]), kind)
+                space = add_placed(spaces, it, resolve_id(template, {}, groups[key.split(":")[-1]]), kind)
                 colour = str(groups[key.split(":")[-1]].get("id", "")).strip()
-                if kind == "dot" and colour and len(spaces) > before:
-                    spaces[-1]["holds"] = [f"treasure-{colour}"]  # the column's marker: its own colour only
+                if kind == "dot" and colour and space is not None:
+                    space["holds"] = [f"treasure-{colour}"]  # the column's marker: its own colour only
             else:
                 raise InvalidRecord(f"unknown item {key!r}", where="capture.items")
         pieces: dict[str, Any] = {f"family-{f}": dict(TILE) for f in FACES}
