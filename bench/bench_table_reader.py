@@ -3,6 +3,7 @@ side by side, and its speed on one core at 1280x720.
 
     python -m bench table_reader                      # all sets found + speed, classical and learned
     python -m bench table_reader -- --own-frames 60 --skip-speed --readers learned
+    python -m bench table_reader -- --speed-only --readers learned            # speed alone
     python -m bench table_reader -- --board ming-provisional --positions game   # another game's layout
     python -m bench table_reader -- --board zhang-yi-sample --positions game --detail 3840x2160   # with stills
 
@@ -22,7 +23,8 @@ Sets, each read through ``vision.evaluate`` exactly as ``tableref vision eval`` 
 Speed: one OpenCV thread, a fixed table; "unmoved" is the same board again with fresh sensor
 noise (the change test answers), "one piece moved" is one piece taken away (only the spaces
 near it are read again; checked against a full read of the same frame), "full read" a new
-board. Machines here are shared: compare the three within one run.
+board read by a new reader (its registration from scratch included), "full read, kept" a new
+board read by a reader that has seen the last one (the camera has not moved: the usual case). Machines here are shared: compare the three within one run.
 
 ``--detail WxH``: the own set and the speed boards are rendered as stills of that size, watched at
 1280x720 (scaled, not timed: a camera's ISP does it) and read with the still as the reader's detail
@@ -116,7 +118,8 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
     model = card_model_from_photos(layout, empty, pieces, planned) if is_card_layout(layout) else \
         model_from_photos(layout, empty, pieces, {s: p for s, p in plan_items(layout)})
     rng = np.random.default_rng(3)
-    unmoved, moved_ms, full = [], [], []
+    unmoved, moved_ms, full, full_kept = [], [], [], []
+    kept = reader_for_layout(layout, model, classifier=classifier)  # one reader for every board: its registration kept
     partial = same = 0
     clean = dataclasses.replace(cam, noise_sigma=0.0, jpeg_quality=None)
 
@@ -135,6 +138,9 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
         width = WATCH_WIDTH if detail else None
         (a, sa), (again, sagain), (b, sb) = (watched_frame(x, width) for x in (a, again, b))
         t0 = time.perf_counter(); reader.read(a, detail=sa); full.append(time.perf_counter() - t0)
+        t0 = time.perf_counter(); d = kept.read(a, detail=sa); t = time.perf_counter() - t0
+        if r and not d.reused and d.partial is None:  # (the first board registers it)
+            full_kept.append(t)
         t0 = time.perf_counter(); d = reader.read(again, detail=sagain); unmoved.append(time.perf_counter() - t0)
         assert d.reused, "an unmoved board was read again"
         t0 = time.perf_counter(); d = reader.read(b, detail=sb); moved_ms.append(time.perf_counter() - t0)
@@ -146,7 +152,10 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
     print(f"speed ({reader_kind} reader, {layout.id}), one core, {shown}, {rounds} boards:")
     print(f"  unmoved board    {ms(unmoved)}")
     print(f"  one piece moved  {ms(moved_ms)}   ({partial}/{rounds} read in part; {same}/{rounds} equal to a full read)")
-    print(f"  full read        {ms(full)}")
+    print(f"  full read        {ms(full)}   (a new reader: the board registered from scratch, as after a bump)")
+    if full_kept:
+        print(f"  full read, kept  {ms(full_kept)}   (every piece new, the registration kept: a new game laid out; "
+              f"{len(full_kept)} boards)")
 
 
 def main(argv: list[str]) -> int:
@@ -159,6 +168,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--readers", help="comma-separated: table (classical), learned (default: both, or table alone for "
                                       "a layout the committed learned model was not made for)")
     ap.add_argument("--skip-own", action="store_true", help="leave out the project's own renderer's set")
+    ap.add_argument("--speed-only", action="store_true", help="no accuracy: only the speed boards")
     ap.add_argument("--board", default="china-a", help="board id or layout file (default china-a)")
     ap.add_argument("--positions", choices=("layout", "game"), default="layout",
                     help="pieces of the own set and the speed boards: from the layout, or positions of random games")
@@ -173,8 +183,8 @@ def main(argv: list[str]) -> int:
         own = Path(tmp) / "own"
         from tableref.cli import main as cli
 
-        sets = [(name, root) for name, root in SETS if _made_for(root, layout)]
-        if not args.skip_own:
+        sets = [(name, root) for name, root in SETS if _made_for(root, layout) and not args.speed_only]
+        if not args.skip_own and not args.speed_only:
             print(f"rendering {args.own_frames} frames with the project's renderer ...", file=sys.stderr, flush=True)
             cli(["vision", "render-set", "--board", args.board, "--out", str(own), "--frames", str(args.own_frames),
                  "--tables", "4", "--seed", "5", "--positions", args.positions]
@@ -186,9 +196,10 @@ def main(argv: list[str]) -> int:
                 m = _evaluate(label, root, layout, r, WATCH_WIDTH if detail and root == own else None)
                 if m:
                     lines.append(_line(label, m))
-    print("accuracy (colour mode, tableref vision eval's metrics):")
-    for ln in lines:
-        print("  " + ln)
+    if lines:
+        print("accuracy (colour mode, tableref vision eval's metrics):")
+        for ln in lines:
+            print("  " + ln)
     if not args.skip_speed:
         for r in readers:
             _speed(layout, args.speed_rounds, r, args.positions, detail)

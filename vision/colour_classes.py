@@ -14,6 +14,7 @@ from vision.enrolment import TableModel
 from vision.foreground import DARK_RATIO
 
 Q = 4  # Lab levels per lookup cell
+Q_SHIFT = 2  # log2(Q): the cell of a level is level >> Q_SHIFT
 L_WEIGHT = 0.5  # shading moves a colour along L: weigh lightness less than hue
 UNKNOWN = -1
 UNKNOWN_MIN = 16.0  # a colour is never tighter than this (Lab units): blur and JPEG mix edges
@@ -78,6 +79,9 @@ class ColourClassifier:
             amb &= lut != self.owners.index("neutral")
         self.ambiguous_lut = amb.reshape(n, n, n)
         self.neutral = self.owners.index("neutral") if "neutral" in self.owners else None
+        self._lut_flat = self.lut.reshape(-1)
+        self._ambiguous_flat = self.ambiguous_lut.reshape(-1)
+        self._affinity_flat = self.affinity_lut.reshape(-1, len(self.owners))
         # player colours darker than the foreground's "dark" test and with little chroma to be found
         # by (a near-black army): their pieces are found by darkness, as a neutral black piece
         board_l = float(np.median(cv2.cvtColor(model.reference, cv2.COLOR_BGR2LAB)[::4, ::4, 0]))
@@ -88,17 +92,29 @@ class ColourClassifier:
     def affinity(self, lab: np.ndarray) -> np.ndarray:
         """Per pixel and owner (``owners`` order), how well that owner's learned colours explain
         the pixel, 0-255 (uint8, shape ``lab.shape[:2] + (len(owners),)``)."""
-        q = np.clip(lab, 0, 255).astype(np.uint8) // Q
-        return self.affinity_lut[q[..., 0], q[..., 1], q[..., 2]]
+        return self._affinity_flat[lut_index(lab)]
 
     def classify(self, lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Owner index per pixel (``UNKNOWN`` where unknown, -2 where not foreground); pixels
-        between two colours take the colour of the nearest unambiguous pixel."""
-        q = np.clip(lab, 0, 255).astype(np.uint8) // Q
-        out = self.lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int16)
-        out[~mask] = -2
-        amb = self.ambiguous_lut[q[..., 0], q[..., 1], q[..., 2]] & mask
-        return resolve_ambiguous(out, amb) if amb.any() else out
+        between two colours take the colour of the nearest unambiguous pixel. Only the ``mask``
+        pixels are looked up (most of a board is bare)."""
+        out = np.full(mask.shape, -2, np.int16)
+        idx = lut_index(lab[mask])
+        out[mask] = self._lut_flat[idx]
+        amb_px = self._ambiguous_flat[idx]
+        if not amb_px.any():
+            return out
+        amb = np.zeros(mask.shape, bool)
+        amb[mask] = amb_px
+        return resolve_ambiguous(out, amb)
+
+
+def lut_index(lab: np.ndarray) -> np.ndarray:
+    """The flat lookup-table cell of each Lab value (any shape ending in 3): one index array
+    instead of three, which numpy gathers several times faster."""
+    q = np.clip(lab, 0, 255).astype(np.uint8) >> Q_SHIFT
+    n = 256 // Q
+    return (q[..., 0].astype(np.intp) * n + q[..., 1]) * n + q[..., 2]
 
 
 def resolve_ambiguous(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float = 3.0) -> np.ndarray:

@@ -131,7 +131,8 @@ class OcclusionFinder:
                 is_hand[j] = not (self._heap(lbl, j, stats[j]) or self._heaps(lbl, j, stats[j], labels))
             if is_hand.any():
                 hand = is_hand[lbl]
-        lbl_c, areas = _colour_components(labels)
+        # only blobs of one colour bigger than GROW_INTO_PIECES pieces are asked about below
+        lbl_c, areas = _colour_components(labels, min(ONE_COLOUR_PIECES, GROW_INTO_PIECES) * self.piece_px)
         big = areas > ONE_COLOUR_PIECES * self.piece_px
         big[0] = False
         if self.heaps and big.any():
@@ -282,15 +283,43 @@ def _in_zone(zones: list[tuple[tuple[int, int, int, int], np.ndarray]], mask: np
     return int(union.sum()) == n
 
 
-def _colour_components(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _colour_components(labels: np.ndarray, min_area: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Connected blobs of each colour separately (touching pieces of two colours stay two), as
-    one label image (0: none) and the area of each label."""
-    out = np.zeros(labels.shape, np.int32)
-    areas = [0]
-    for oi in np.unique(labels[labels >= 0]):
-        n, lbl, stats, _ = components(labels == oi)
-        if n > 1:
-            m = lbl > 0
-            out[m] = lbl[m] + len(areas) - 1
-            areas.extend(stats[1:, cv2.CC_STAT_AREA].tolist())
-    return out, np.asarray(areas)
+    one label image (0: none) and the area of each label. One pass over all piece pixels; only
+    the blobs where two colours touch are split by colour (a pass per colour over the whole board
+    cost several times more), and of them only those bigger than ``min_area`` px: the caller asks
+    only which colour blobs are bigger than that, and no colour of a smaller blob can be."""
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats((labels >= 0).astype(np.uint8), connectivity=8)
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.int64)
+    areas[0] = 0
+    for j in np.flatnonzero(_mixed(labels, lbl, n) & (areas > min_area)):
+        x, y, w, h = (int(v) for v in stats[j, :4])
+        region = lbl[y:y + h, x:x + w] == j
+        colours = labels[y:y + h, x:x + w]
+        first = True
+        for oi in np.unique(colours[region]):
+            m, sub, sub_stats, _ = cv2.connectedComponentsWithStats((region & (colours == oi)).astype(np.uint8),
+                                                                    connectivity=8)
+            for k in range(1, m):
+                if first:  # the first blob keeps the label
+                    new_label, first = j, False
+                    areas[j] = sub_stats[k, cv2.CC_STAT_AREA]
+                else:
+                    new_label = len(areas)
+                    areas = np.append(areas, sub_stats[k, cv2.CC_STAT_AREA])
+                lbl[y:y + h, x:x + w][sub == k] = new_label
+    return lbl, areas
+
+
+def _mixed(labels: np.ndarray, lbl: np.ndarray, n: int) -> np.ndarray:
+    """Per blob of ``lbl``: whether two of its 8-neighbouring pixels have different colours."""
+    mixed = np.zeros(n, bool)
+    for a, b in (((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
+                 ((slice(1, None), slice(None)), (slice(None, -1), slice(None))),
+                 ((slice(1, None), slice(1, None)), (slice(None, -1), slice(None, -1))),
+                 ((slice(1, None), slice(None, -1)), (slice(None, -1), slice(1, None)))):
+        pa, pb = labels[a], labels[b]
+        differ = (pa != pb) & (pa >= 0) & (pb >= 0)
+        if differ.any():
+            mixed[lbl[a][differ]] = True
+    return mixed

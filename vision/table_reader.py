@@ -34,7 +34,7 @@ from vision.occlusion import OcclusionFinder
 from vision.pose_refine import PoseRefiner, print_registration
 from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus, to_detail
 from vision.space_classifier import ClassifierError, SpaceClassifier, committed_classifier
-from vision.space_crops import crops_by_kind, evidence_map
+from vision.space_crops import bare_spaces, crops_by_kind, evidence_map
 from vision.structure import PrintWatcher
 
 log = logging.getLogger(__name__)
@@ -133,6 +133,7 @@ class TableReader:
         self._owner_colours = [model.colours[o].mean(axis=0) for o in self.colours.owners]
         self._last: Detection | None = None
         self._maps: tuple | None = None
+        self._reference_crops: dict = {}  # the empty board's part of each space's crop (space_crops.crop_spaces)
         self._pose: np.ndarray | None = None  # the last homography that read the board
         self._noise = 0.0  # the last full read's noise scale
         self._still = _Still(None)  # the read in progress's detail still (``read``)
@@ -320,11 +321,14 @@ class TableReader:
 
     def _classify(self, corrected: np.ndarray, maps: ForegroundMaps, indices, origin: tuple[int, int] = (0, 0)
                   ) -> dict[int, SpaceCount]:
-        """The learned step: each space's crop through its kind's network (``space_classifier``)."""
+        """The learned step: each space's crop through its kind's network (``space_classifier``); a bare
+        space (``space_crops.bare_spaces``) is empty without one."""
         assert self.classifier is not None
-        out: dict[int, SpaceCount] = {}
+        bare = bare_spaces(self.space_masks, indices, maps.piece, self.s, origin)
+        out: dict[int, SpaceCount] = {i: SpaceCount(Counter(), 1.0) for i in bare}
+        indices = [i for i in indices if i not in bare]
         crops = crops_by_kind(self.layout.spaces, indices, self.classifier.crops, corrected, self.model.reference,
-                              maps.lab, evidence_map(maps), self.colours, self.s, origin)
+                              maps.lab, evidence_map(maps), self.colours, self.s, origin, self._reference_crops)
         for kind, (idx, blob) in crops.items():
             head = self.classifier.heads[kind]
             logits = self.classifier.forward(kind, blob)
