@@ -34,6 +34,7 @@ from vision.evaluate import FrameTruth, _image_in, load_set, load_truth, read_im
 from vision.layout import Layout
 from vision.render import TEXTURE_PX_PER_MM, board_texture, random_board, render
 from vision.render_set import conditions, draw_pose, enrol_board, perturb
+from vision.scenes import game_position
 from vision.space_classifier import Head
 from vision.space_crops import CropSpec, crops_by_kind, evidence_map
 from vision.table_reader import TableReader
@@ -185,10 +186,12 @@ def _truth(board: Board, occluded=frozenset()) -> FrameTruth:
     return FrameTruth({s: Counter(board.pieces(s)) for s in board.as_dict() if board.pieces(s)}, frozenset(occluded))
 
 
-def rendered_tables(layout: Layout, tables: int, frames_per_table: int, seed: int, hands: float = 0.3
-                    ) -> Iterator[tuple[str, TableReader | None, list[tuple[np.ndarray, FrameTruth]]]]:
+def rendered_tables(layout: Layout, tables: int, frames_per_table: int, seed: int, hands: float = 0.3,
+                    positions: str = "layout") -> Iterator[tuple[str, TableReader | None, list[tuple[np.ndarray, FrameTruth]]]]:
     """Per randomised table: its id, a reader enrolled from its two photos (None when they could
-    not be registered) and its frames with truth (the enrolment photo first)."""
+    not be registered) and its frames with truth (the enrolment photo first). ``positions``: the
+    boards from the layout's holds (``layout``), from random games of its game (``game``: a Ming
+    province space with a dozen family members), or each frame either way (``mix``)."""
     for t in range(tables):
         rng = np.random.default_rng([seed, t])
         lay = randomised_layout(layout, rng)
@@ -207,7 +210,10 @@ def rendered_tables(layout: Layout, tables: int, frames_per_table: int, seed: in
         frames = [(enrol, _truth(eboard))]
         for _ in range(frames_per_table):
             c, q = conditions(lay, perturb(pose, rng), rng, hands)
-            board = random_board(lay, rng, occupancy=float(rng.uniform(0.3, 0.8)))
+            if positions == "game" or (positions == "mix" and rng.random() < 0.5):
+                board = game_position(lay, rng)
+            else:
+                board = random_board(lay, rng, occupancy=float(rng.uniform(0.3, 0.8)))
             r = render(lay, board, c, texture=tex)
             frames.append((_jpeg(camera_effects(r.image, rng, k1, gamma, False), q), _truth(board, r.truth.occluded)))
         yield f"r{t}", TableReader(lay, model, classifier=None), frames  # crops only: no classifier

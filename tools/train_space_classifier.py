@@ -14,6 +14,14 @@ the photoreal tuning table(s) ``--val-photoreal`` (t01, or ``SET#tNN`` of anothe
 frames are never trained on. The photoreal **held-out split is never read** by this
 script (the data module refuses it): it is only for the final figures (``tableref vision eval``).
 
+Another game's layout (``--board ming-provisional``): its space kinds' crops are in ``SPECS``, its
+rendered boards can come from random games of it too (``--positions mix``), it has no photoreal set
+unless ``--photoreal`` names one, and its model goes to ``vision/models/space_classifier-<board>/``,
+the folder the reader loads for that layout (``vision.space_classifier.model_dir_for``)::
+
+    .venv-train/bin/python -m tools.train_space_classifier --board ming-provisional --positions mix \
+        --tables 120 --val-tables 16 --frames-per-table 12 --cache data/space_classifier/ming-crops.npz
+
 Per space kind a small CNN (``make_net``), trained for a fixed number of steps; of the checkpoints
 taken every ``--eval-every`` steps the one with the best mean of the two validation accuracies
 (photoreal validation table, rendered validation tables) is exported to ONNX with ``model.json``. Progress goes to
@@ -31,7 +39,12 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-SPECS = {"site": (60.0, 48), "dragon": (96.0, 64)}  # space kind -> crop (mm of board, pixels)
+# space kind -> crop (mm of board, pixels): wide enough for the space and its pieces leaning in an
+# oblique view, at about the frame's own resolution (0.6-0.8 px per mm)
+SPECS = {"site": (60.0, 48), "dragon": (96.0, 64),  # China
+         "district": (128.0, 80), "province-space": (128.0, 80), "city": (84.0, 64), "cloister": (48.0, 40)}  # Ming
+STEPS = {"site": 2400, "dragon": 4500}  # training steps per space kind (--steps); others: --default-steps
+PHOTOREAL_TUNE = {"china-a": "evalsets/photoreal-china-a/tune"}  # the committed photoreal tuning split, per board
 RENDER, PHOTOREAL = 0, 1  # source tags
 
 
@@ -79,7 +92,8 @@ def build_data(args: argparse.Namespace) -> dict:
 
     def render_part() -> dict:
         log(f"rendering {args.tables} randomised tables x {args.frames_per_table} frames ...")
-        rendered = collect(rendered_tables(layout, args.tables, args.frames_per_table, args.seed), heads, specs,
+        rendered = collect(rendered_tables(layout, args.tables, args.frames_per_table, args.seed,
+                                           positions=args.positions), heads, specs,
                            RENDER, log, keep_empty=args.keep_empty, seed=args.seed)
         names = sorted(rendered, key=lambda t: int(t[1:]))
         val_r = set(names[len(names) - args.val_tables:])
@@ -107,6 +121,8 @@ def build_data(args: argparse.Namespace) -> dict:
         return out
 
     rkey = {k: getattr(args, k) for k in ("board", "tables", "frames_per_table", "seed", "val_tables", "keep_empty")}
+    if args.positions != "layout":  # (caches made before positions could be chosen stay valid)
+        rkey["positions"] = args.positions
     pkey = {k: getattr(args, k) for k in ("board", "photoreal", "val_photoreal")}
     data = {**_cached(cache, rkey, render_part),
             **_cached(cache.with_name(cache.stem + "-photoreal.npz"), pkey, photo_part)}
@@ -118,6 +134,17 @@ def build_data(args: argparse.Namespace) -> dict:
         for split in ("val_render", "val_photo"):
             out[f"{kind}/{split}/x"], out[f"{kind}/{split}/y"] = data[f"{kind}/{split}/x"], data[f"{kind}/{split}/y"]
     return out
+
+
+class _StepsFor(dict):
+    """Training steps per space kind, with a default for the kinds not named."""
+
+    def __init__(self, named: dict[str, int], default: int):
+        super().__init__(named)
+        self.default = default
+
+    def __missing__(self, kind: str) -> int:
+        return self.default
 
 
 # ------------------------------------------------------------------ model
@@ -248,16 +275,22 @@ def export(net, kind: str, in_ch: int, px: int, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.train_space_classifier", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=str(ROOT / "vision" / "models" / "space_classifier"))
+    ap.add_argument("--out", help="model folder (default: the board's committed one, vision.space_classifier.model_dir_for)")
     ap.add_argument("--board", default="china-a")
+    ap.add_argument("--positions", choices=("layout", "game", "mix"), default="layout",
+                    help="the rendered tables' boards: from the layout's holds (vision.scenes.random_board), from random "
+                         "games (game_position), or half each")
     ap.add_argument("--tables", type=int, default=60, help="randomised rendered tables")
     ap.add_argument("--frames-per-table", type=int, default=20)
     ap.add_argument("--val-tables", type=int, default=8, help="rendered tables held back for model selection")
-    ap.add_argument("--photoreal", default="evalsets/photoreal-china-a/tune", help="tuning split(s), comma-separated ('' for none)")
+    ap.add_argument("--photoreal", help="tuning split(s), comma-separated ('' for none; default: the board's committed "
+                                        "one, China's evalsets/photoreal-china-a/tune)")
     ap.add_argument("--val-photoreal", default="t01", help="tables held back for model selection: t01 (first set) or SET#t01")
     ap.add_argument("--keep-empty", type=float, default=0.4, help="share of empty rendered spaces kept")
     ap.add_argument("--site-steps", type=int, default=2400, help="training steps (batches) of the site network")
     ap.add_argument("--dragon-steps", type=int, default=4500, help="... and of the dragon network")
+    ap.add_argument("--steps", default="", help="other space kinds' steps, e.g. district=2400,city=1500")
+    ap.add_argument("--default-steps", type=int, default=2400, help="steps of a space kind not named otherwise")
     ap.add_argument("--eval-every", type=int, default=300, help="steps between validations (checkpoints)")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -269,7 +302,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data-only", action="store_true", help="build (or check) the cached data and stop")
     ap.add_argument("--only", help="train only this space kind's network, keeping the others in --out")
     args = ap.parse_args(argv)
-    args.steps = {"site": args.site_steps, "dragon": args.dragon_steps}
+    steps = {"site": args.site_steps, "dragon": args.dragon_steps}
+    for item in filter(None, (v.strip() for v in args.steps.split(","))):
+        kind, _, n = item.partition("=")
+        steps[kind.strip()] = int(n)
+    args.steps = _StepsFor(steps, args.default_steps)
+    if args.photoreal is None:
+        args.photoreal = PHOTOREAL_TUNE.get(args.board, "")
+    if args.out is None:  # China's model is the default one; another board's has its own folder
+        from vision.space_classifier import DEFAULT_MODEL, MODELS
+
+        args.out = str(DEFAULT_MODEL if args.board == "china-a" else MODELS / f"space_classifier-{args.board}")
     if any("heldout" in Path(p).parts for p in photoreal_sets(args.photoreal)):
         raise SystemExit("the held-out split is never used for training")
     data = build_data(args)

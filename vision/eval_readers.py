@@ -34,11 +34,11 @@ def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: s
         return card_reader_factory(layout, set_dir, calibration_path, warn)
     from vision.enrolment import TableModel, model_from_photos, placed_from_board
     from vision.errors import CalibrationError, NotRegistered
-    from vision.space_classifier import DEFAULT_MODEL, SpaceClassifier
+    from vision.space_classifier import SpaceClassifier
     from vision.table_reader import TableReader
 
     warn = warn or (lambda msg: None)
-    classifier = SpaceClassifier.load(classifier_path or DEFAULT_MODEL, layout) if reader == "learned" else None
+    classifier = SpaceClassifier.load(classifier_path, layout) if reader == "learned" else None
 
     def enrolled(tdir: Path, empty: Path) -> Any:
         enrol = _image_in(tdir, "enrol")

@@ -31,7 +31,8 @@ from vision.space_crops import CropSpec, channels
 log = logging.getLogger(__name__)
 
 FORMAT = "tableref-space-classifier/1"
-DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "space_classifier"
+MODELS = Path(__file__).resolve().parent / "models"
+DEFAULT_MODEL = MODELS / "space_classifier"  # China's (china-a; china-b has the same pieces and space kinds)
 SEVERAL_FIT = 3.0  # a piece kind whose footprint fits this many times in a space is counted there
 MAX_COUNT = 6  # most pieces of one owner counted on one space
 
@@ -161,10 +162,11 @@ class SpaceClassifier:
         self.source = source
 
     @classmethod
-    def load(cls, path: str | Path = DEFAULT_MODEL, layout: Layout | None = None) -> "SpaceClassifier":
-        """Read ``path`` (a model folder, or its ``model.json``); with ``layout``, check that the
-        model was made for its pieces and space kinds."""
-        path = Path(path)
+    def load(cls, path: str | Path | None = None, layout: Layout | None = None) -> "SpaceClassifier":
+        """Read ``path`` (a model folder, or its ``model.json``; None: the committed one for
+        ``layout``, ``model_dir_for``); with ``layout``, check that the model was made for its
+        pieces and space kinds."""
+        path = model_dir_for(layout) if path is None else Path(path)
         meta_path = path / "model.json" if path.is_dir() or not path.suffix else path
         try:
             meta = json.loads(meta_path.read_text("utf-8"))
@@ -225,6 +227,16 @@ class SpaceClassifier:
         return np.array(out, np.float32) if out else np.zeros((0, self.heads[space_kind].outputs), np.float32)
 
 
+def model_dir_for(layout: Layout | None) -> Path:
+    """The committed model folder of a layout: ``vision/models/space_classifier-<layout id>/`` when
+    there is one (a game's own pieces and space kinds), else ``DEFAULT_MODEL``."""
+    if layout is not None:
+        own = MODELS / f"space_classifier-{layout.id}"
+        if (own / "model.json").is_file():
+            return own
+    return DEFAULT_MODEL
+
+
 _committed: dict[str, SpaceClassifier | None] = {}
 
 
@@ -234,7 +246,7 @@ def committed_classifier(layout: Layout) -> SpaceClassifier | None:
     colour blobs as before it had a model."""
     if layout.id not in _committed:
         try:
-            _committed[layout.id] = SpaceClassifier.load(DEFAULT_MODEL, layout)
+            _committed[layout.id] = SpaceClassifier.load(model_dir_for(layout), layout)
         except ClassifierError as exc:
             log.warning("learned space classifier not used for layout %s, reading by colour counting: %s",
                         layout.id, exc)

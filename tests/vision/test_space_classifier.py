@@ -229,3 +229,21 @@ def test_a_same_named_layout_with_other_pieces_is_counted_not_refused(china_layo
         reader = TableReader(other, table)
     assert reader.classifier is None
     assert "reading by colour counting" in caplog.text
+
+
+def test_each_layout_finds_its_own_committed_model_else_the_default(china_layout, tmp_path, monkeypatch):
+    """``vision/models/space_classifier-<layout id>/`` is a game's own model (its pieces and space
+    kinds); a layout without one gets ``DEFAULT_MODEL`` (China's), which refuses other pieces."""
+    import vision.space_classifier as sc
+    from vision.layout import load_layout
+
+    ming = load_layout("ming-provisional")
+    monkeypatch.setattr(sc, "MODELS", tmp_path)
+    assert sc.model_dir_for(ming) == sc.DEFAULT_MODEL and sc.model_dir_for(china_layout) == sc.DEFAULT_MODEL
+    own = tmp_path / "space_classifier-ming-provisional"
+    own.mkdir()
+    assert sc.model_dir_for(ming) == sc.DEFAULT_MODEL  # a folder without model.json is no model
+    (own / "model.json").write_text("{}", "utf-8")
+    assert sc.model_dir_for(ming) == own
+    with pytest.raises(ClassifierError, match="is not a space classifier model"):
+        SpaceClassifier.load(layout=ming)
