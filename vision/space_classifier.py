@@ -6,7 +6,8 @@ occur (empty, a house of each colour, the fortress, the fortress under a house);
 several fit (emissaries on a dragon space) is **counted** per owner. ``Vocabulary`` turns that
 into the network's outputs and back into pieces.
 
-The model is a folder (``vision/models/space_classifier/``): ``model.json`` (format, owners in
+The model is a folder (``vision/models/space_classifier/``, China's; another layout's own in
+``vision/models/space_classifier-<layout id>/``): ``model.json`` (format, owners in
 channel order, per space kind its ONNX file, crop and outputs, and how it was trained) and the
 ONNX files. Training (torch) lives in ``tools/train_space_classifier``; reading needs only
 OpenCV. A missing or damaged model raises ``ClassifierError`` naming the file.

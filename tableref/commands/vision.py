@@ -101,7 +101,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--limit", type=int, help="read only the first N frames (by name)")
     e.add_argument("--reader", choices=("learned", "table", "legacy"), default="learned",
                    help="colour mode: learned = the reader that learns the table, each space read by the learned "
-                        "classifier (vision/models/space_classifier; default); table = the same reader counting colour "
+                        "classifier (the layout's model: vision/models/space_classifier-<layout id>, else China's "
+                        "vision/models/space_classifier; default); table = the same reader counting colour "
                         "blobs instead; legacy = the former BoardReader")
     e.add_argument("--dump", metavar="DIR", help="write each wrong frame with its wrong spaces outlined here")
     e.add_argument("--detail", action="store_true",
