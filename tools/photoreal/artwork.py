@@ -217,18 +217,20 @@ def make_artwork(layout, rng, ppm=4):
     if rng.random() < 0.7:
         _text(img, "CHINA", (W / 2 - 25, H - m2 - 2.5), rng.uniform(5, 8), ppm, accent, font, 1.3)
 
-    # --- corner markers with quiet zone ---------------------------------------
+    draw_quiet_markers(img, layout, ppm)  # corner markers with quiet zone
+    # slight print softness
+    img = cv2.GaussianBlur(img, (0, 0), 0.5)
+    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+
+
+def draw_quiet_markers(img, layout, ppm):
+    """The four AprilTag corner markers, each with its white quiet zone (every board here)."""
     dic = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
     side_px = int(round(layout.marker_size * ppm))
     for mid, (cx, cy) in layout.markers:
         cell = layout.marker_size / 8.0
-        qz_mm = layout.marker_size / 2 + cell * 1.2
-        cv2.rectangle(img, _p((cx - qz_mm, cy - qz_mm), ppm), _p((cx + qz_mm, cy + qz_mm), ppm), (255, 255, 255), -1, cv2.LINE_8, SHIFT)
-        small = cv2.aruco.generateImageMarker(dic, mid, 8)
-        tag = cv2.resize(small, (side_px, side_px), interpolation=cv2.INTER_NEAREST)
+        q = layout.marker_size / 2 + cell * 1.2
+        cv2.rectangle(img, _p((cx - q, cy - q), ppm), _p((cx + q, cy + q), ppm), (255, 255, 255), -1, cv2.LINE_8, SHIFT)
+        tag = cv2.resize(cv2.aruco.generateImageMarker(dic, mid, 8), (side_px, side_px), interpolation=cv2.INTER_NEAREST)
         x0 = int(round((cx - layout.marker_size / 2) * ppm)); y0 = int(round((cy - layout.marker_size / 2) * ppm))
-        ink_black = np.where(tag[..., None] > 0, 255, 18).astype(np.uint8)
-        img[y0:y0 + side_px, x0:x0 + side_px] = ink_black
-    # slight print softness
-    img = cv2.GaussianBlur(img, (0, 0), 0.5)
-    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+        img[y0:y0 + side_px, x0:x0 + side_px] = np.where(tag[..., None] > 0, 255, 18).astype(np.uint8)

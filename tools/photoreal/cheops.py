@@ -529,15 +529,6 @@ def make_artwork(layout, rng, ppm=4):
         x = rng.uniform(400, W - 90); y = rng.uniform(320, 420)
         for k in range(rng.integers(1, 4)):
             art._glyph(img, rng, x + k * 9, y, 7, ppm, ink)
-    # corner markers with their white quiet zone
-    dic = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
-    side_px = int(round(layout.marker_size * ppm))
-    for mid, (cx, cy) in layout.markers:
-        cell = layout.marker_size / 8.0
-        q = layout.marker_size / 2 + cell * 1.2
-        cv2.rectangle(img, P((cx - q, cy - q)), P((cx + q, cy + q)), (255, 255, 255), -1, cv2.LINE_8, SH)
-        tag = cv2.resize(cv2.aruco.generateImageMarker(dic, mid, 8), (side_px, side_px), interpolation=cv2.INTER_NEAREST)
-        x0 = int(round((cx - layout.marker_size / 2) * ppm)); y0 = int(round((cy - layout.marker_size / 2) * ppm))
-        img[y0:y0 + side_px, x0:x0 + side_px] = np.where(tag[..., None] > 0, 255, 18).astype(np.uint8)
+    art.draw_quiet_markers(img, layout, ppm)  # corner markers with their white quiet zone
     img = cv2.GaussianBlur(img, (0, 0), 0.5)
     return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)

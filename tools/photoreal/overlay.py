@@ -5,6 +5,9 @@
 Green: space with pieces, blue: empty, red: occluded, yellow: partly occluded, magenta: markers.
 The Great Wall (meta.json lists each frame's pieces): every card's outline in its deck colour with its
 index (owner square + type panel) in white and the kind's first letters, every token's disc and value.
+Ming Dynasty (meta.json lists each frame's pieces as `ming_pieces`): every family member's square and
+prince's disc in its owner colour, and per space with pieces its truth as counts ("3y 1r P:b" = 3 yellow
+and 1 red family members, the blue prince).
 """
 import argparse
 import json
@@ -58,6 +61,31 @@ def main():
         at = np.round(cam.project_output(Xw[:1])[0]).astype(int)
         cv2.putText(img, lab, (int(at[0]), int(at[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 0, 0), 2, cv2.LINE_AA)
         cv2.putText(img, lab, (int(at[0]), int(at[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.35, col, 1, cv2.LINE_AA)
+    ming_pcs = fm.get("ming_pieces")
+    for owner, kind, sid, x, y, rot in ming_pcs or []:  # Ming: each family member (square) and prince (disc)
+        size = meta["piece_sizes_m"][kind]
+        col = tuple(int(v) for v in L.players.get(owner, (255, 255, 255))[::-1])
+        c, s_ = np.cos(np.radians(rot)), np.sin(np.radians(rot))
+        o = L.to_world(x, y)
+        if len(size) == 3:
+            w, h = size[0] / 2, size[1] / 2
+            box = [(-w, -h), (w, -h), (w, h), (-w, h)]
+        else:
+            box = [(size[0] / 2 * np.cos(a), size[0] / 2 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)]
+        Xw = np.array([o + np.array([u * c - v * s_, u * s_ + v * c, 0.0]) for u, v in box])
+        cv2.polylines(img, [np.round(cam.project_output(Xw)).astype(np.int32)], True, col, 1, cv2.LINE_AA)
+    if ming_pcs is not None:  # the truth per space as counts, at the space's centre
+        for sid, toks in tr.items():
+            if sid not in L.space_by_id or not toks:
+                continue
+            cnt = {}
+            for t in toks:
+                cnt[t] = cnt.get(t, 0) + 1
+            lab = " ".join((f"P:{t.split(':')[0][0]}" if t.endswith(":prince") else f"{n}{t.split(':')[0][0]}")
+                           for t, n in sorted(cnt.items()))
+            at = np.round(cam.project_output(np.array([L.to_world(*L.space_centre(sid))]))[0]).astype(int)
+            cv2.putText(img, lab, (int(at[0]) - 12, int(at[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.38, (0, 0, 0), 3, cv2.LINE_AA)
+            cv2.putText(img, lab, (int(at[0]) - 12, int(at[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.38, (255, 255, 255), 1, cv2.LINE_AA)
     for mid, _ in L.markers:
         P = cam.project_output(L.marker_corners_world(mid))
         cv2.polylines(img, [np.round(P).astype(np.int32)], True, (255, 0, 255), 1, cv2.LINE_AA)

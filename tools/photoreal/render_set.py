@@ -6,6 +6,7 @@ Run with the photoreal venv (see README.md):
 
 Cheops: --layout vision/layouts/cheops.json (cheops.py: its board, tiles, scarabs and positions).
 The Great Wall: --layout vision/layouts/great-wall.json (greatwall.py, greatwall_art.py: play mat, cards, tokens).
+Ming Dynasty: --layout vision/layouts/ming-provisional.json (ming.py: its board, family blocks, princes, positions).
 
 Tables t00..t(tune-1) go to OUT/tune, the rest to OUT/heldout. Every frame is written as soon
 as it is rendered, so an interrupted run leaves a valid (smaller) set.
@@ -28,6 +29,7 @@ import camera as camera_mod  # noqa: E402
 import cheops  # noqa: E402
 import greatwall  # noqa: E402
 import hands as hands_mod  # noqa: E402
+import ming  # noqa: E402
 import pieces as pieces_mod  # noqa: E402
 import sensor  # noqa: E402
 import truth as truth_mod  # noqa: E402
@@ -161,7 +163,8 @@ def main(argv=None):
     import bpy
     version = bpy.app.version_string
     layout = Layout(args.layout)
-    game = cheops if cheops.is_cheops(layout) else greatwall if greatwall.is_great_wall(layout) else None  # None: China
+    game = (cheops if cheops.is_cheops(layout) else greatwall if greatwall.is_great_wall(layout)
+            else ming if ming.is_ming(layout) else None)  # None: China
     work = tempfile.mkdtemp(prefix="photoreal_")
     rend = Renderer(work, samples=args.samples, threads=args.threads)
     tables = list(range(args.tables))
@@ -194,7 +197,7 @@ def main(argv=None):
             "board": layout.id, "source": f"tools/photoreal (Blender Cycles {version})", "split": split,
             "seed": args.seed,
             "notes": ("Independent physically based renders (Cycles path tracing, CPU) with own board artwork, "
-                      + (greatwall.SET_NOTES if game is greatwall else
+                      + (greatwall.SET_NOTES if game is greatwall else ming.SET_NOTES if game is ming else
                          "printed cardboard tiles (own face art per kind), wooden domed scarabs, game-like positions, "
                          if game else "wooden piece meshes, ")
                       + "hand/arm meshes, mounted camera bumped per frame, numpy/OpenCV sensor "
@@ -285,6 +288,9 @@ def main(argv=None):
             if game is greatwall:  # where each card and token lies, for overlay.py (mm, degrees)
                 meta["frames"][stem]["pieces"] = [[p["kind"], p["space"], round(p["x_mm"], 1), round(p["y_mm"], 1),
                                                    round(math.degrees(p["rot"]), 1)] for p in pcs]
+            if game is ming:  # each piece (owner, kind, space, x, y mm, turn deg), for overlay.py
+                meta["frames"][stem]["ming_pieces"] = [[p["owner"], p["kind"], p["space"], round(p["x_mm"], 1), round(p["y_mm"], 1),
+                                                        round(math.degrees(p["rot"]), 1)] for p in pcs]
             write_json(os.path.join(tdir, "meta.json"), meta)
             done += 1
             dt = time.time() - t0
