@@ -63,6 +63,10 @@ class TableModel:
     faces: Mapping[str, np.ndarray] = field(default_factory=dict)  # "owner:kind" -> printed top face (vision/faces.py)
     # "neutral:kind" -> (Lab prototypes, spread) of a plain neutral kind (a Cheops treasure's colour; vision/appearance.py)
     kind_colours: Mapping[str, tuple[np.ndarray, float, float]] = field(default_factory=dict)  # + area scale
+    # the pieces photo, rectified like ``reference``, and what lay on it: the learned classifier checks
+    # how sure it is of this table's own pieces there (vision/enrolment_margins.py); None: not enrolled
+    pieces_view: np.ndarray | None = None
+    placed: Mapping[str, Piece] = field(default_factory=dict)
 
     # -------------------------------------------------------------- persistence
     def save(self, path: str | Path) -> None:
@@ -80,12 +84,15 @@ class TableModel:
             "kind_colours": {k: {"protos": np.round(v[0], 2).tolist(), "spread": round(float(v[1]), 2),
                                  "scale": round(float(v[2]), 3)}
                              for k, v in self.kind_colours.items()},
+            "placed": {s: f"{p.owner}:{p.kind}" for s, p in self.placed.items()},
         }
         ok, png = cv2.imencode(".png", self.reference)
         tmp = Path(str(path) + ".tmp")
         with open(tmp, "wb") as fh:  # written whole, then renamed: a crash never leaves half a file
             # printed faces (optional; files without them load as before): face0, face1, ... in meta["faces"] order
             faces = {f"face{i}": np.asarray(self.faces[k], np.uint8) for i, k in enumerate(meta["faces"])}
+            if self.pieces_view is not None:  # (optional too)
+                faces["pieces_view"] = cv2.imencode(".png", self.pieces_view)[1]
             np.savez_compressed(fh, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), reference=png, **faces)
         tmp.replace(path)
 
@@ -98,6 +105,7 @@ class TableModel:
                 meta = json.loads(bytes(z["meta"]).decode())
                 ref = cv2.imdecode(z["reference"], cv2.IMREAD_COLOR)
                 faces = {k: np.array(z[f"face{i}"]) for i, k in enumerate(meta.get("faces", ()))}
+                view = cv2.imdecode(z["pieces_view"], cv2.IMREAD_COLOR) if "pieces_view" in z.files else None
         except (OSError, ValueError, KeyError, EOFError) as exc:
             raise CalibrationError(f"cannot read table model {path}: {exc}") from None
         if ref is None:
@@ -115,7 +123,8 @@ class TableModel:
                    None if meta.get("pose") is None else np.asarray(meta["pose"], np.float64),
                    None if meta.get("frame_size") is None else tuple(meta["frame_size"]), faces,
                    {k: (np.asarray(v["protos"], np.float32), float(v["spread"]), float(v.get("scale", 1.0)))
-                    for k, v in meta.get("kind_colours", {}).items()})
+                    for k, v in meta.get("kind_colours", {}).items()},
+                   view, {s: Piece(*t.split(":", 1)) for s, t in meta.get("placed", {}).items()})
 
 
 # ------------------------------------------------------------------ plan and nominal values
@@ -327,7 +336,7 @@ def enrol(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     kind_colours = learn_kind_colours(layout, pixels_of, rect, reference, placed, cam, px_per_mm, maps.noise)
     notes.append(f"enrolled {len(placed)} pieces" + (f", {len(faces)} printed faces" if faces else ""))
     return TableModel(layout.id, px_per_mm, reference, protos, spreads, sizes, True, notes=tuple(notes), faces=faces,
-                      kind_colours=kind_colours)
+                      kind_colours=kind_colours, pieces_view=rect, placed=dict(placed))
 
 
 INK_LAB = 25.0  # Lab units: a printed counter's pixel this far from its median colour is its print ...

@@ -28,6 +28,7 @@ from vision.counted_values import readable_view
 from vision.counting import Counter_, MassMeter, SpaceCount
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
+from vision.enrolment_margins import table_raises
 from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, LightNormaliser, grow_pieces
 from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
@@ -161,6 +162,8 @@ class TableReader:
             if classifier.owners != self.colours.owners:
                 raise ClassifierError(f"the space classifier was trained for owners {classifier.owners}, "
                                       f"the table model has {self.colours.owners}")
+        # per space kind, the logits raised for this table's own pieces (vision.enrolment_margins)
+        self._raises = table_raises(self) if classifier is not None else {}
 
     def reset(self) -> None:
         self._pose = None
@@ -332,6 +335,8 @@ class TableReader:
         for kind, (idx, blob) in crops.items():
             head = self.classifier.heads[kind]
             logits = self.classifier.forward(kind, blob)
+            if kind in self._raises:
+                logits = logits + self._raises[kind]
             for i, row in zip(idx, logits):
                 pieces, conf = head.decode(row)
                 out[i] = SpaceCount(Counter(dict(pieces)), conf)  # empty too: its confidence is the network's
