@@ -32,8 +32,8 @@ from vision.enrolment import model_from_photos, placed_from_board
 from vision.errors import CalibrationError, NotRegistered
 from vision.evaluate import FrameTruth, _image_in, load_set, load_truth, read_image
 from vision.layout import Layout
-from vision.render import TEXTURE_PX_PER_MM, PlacementError, board_texture, random_board, render
-from vision.render_set import conditions, draw_pose, enrol_board, perturb
+from vision.render import TEXTURE_PX_PER_MM, board_texture, random_board, render
+from vision.render_set import conditions, draw_pose, enrol_board, perturb, render_fitting
 from vision.scenes import game_position
 from vision.space_classifier import Head
 from vision.space_crops import CropSpec, crops_by_kind, evidence_map
@@ -210,18 +210,13 @@ def rendered_tables(layout: Layout, tables: int, frames_per_table: int, seed: in
         frames = [(enrol, _truth(eboard))]
         for _ in range(frames_per_table):
             c, q = conditions(lay, perturb(pose, rng), rng, hands)
-            for attempt in range(20):  # a game's heap that does not fit this table's bigger pieces: another board
+            def draw() -> Board:
                 if positions == "game" or (positions == "mix" and rng.random() < 0.5):
-                    board = game_position(lay, rng)
-                else:
-                    board = random_board(lay, rng, occupancy=float(rng.uniform(0.3, 0.8)))
-                try:
-                    r = render(lay, board, c, texture=tex)
-                    break
-                except PlacementError:
-                    if attempt == 19:
-                        raise
-            frames.append((_jpeg(camera_effects(r.image, rng, k1, gamma, False), q), _truth(board, r.truth.occluded)))
+                    return game_position(lay, rng)
+                return random_board(lay, rng, occupancy=float(rng.uniform(0.3, 0.8)))
+
+            r = render_fitting(lay, draw, c, texture=tex)
+            frames.append((_jpeg(camera_effects(r.image, rng, k1, gamma, False), q), _truth(r.truth.board, r.truth.occluded)))
         yield f"r{t}", TableReader(lay, model, classifier=None), frames  # crops only: no classifier
 
 

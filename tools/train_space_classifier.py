@@ -43,7 +43,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # oblique view, at about the frame's own resolution (0.6-0.8 px per mm)
 SPECS = {"site": (60.0, 48), "dragon": (96.0, 64),  # China
          "district": (128.0, 80), "province-space": (128.0, 80), "city": (84.0, 64), "cloister": (48.0, 40)}  # Ming
-STEPS = {"site": 2400, "dragon": 4500}  # training steps per space kind (--steps); others: --default-steps
 PHOTOREAL_TUNE = {"china-a": "evalsets/photoreal-china-a/tune"}  # the committed photoreal tuning split, per board
 RENDER, PHOTOREAL = 0, 1  # source tags
 
@@ -136,17 +135,6 @@ def build_data(args: argparse.Namespace) -> dict:
     return out
 
 
-class _StepsFor(dict):
-    """Training steps per space kind, with a default for the kinds not named."""
-
-    def __init__(self, named: dict[str, int], default: int):
-        super().__init__(named)
-        self.default = default
-
-    def __missing__(self, kind: str) -> int:
-        return self.default
-
-
 # ------------------------------------------------------------------ model
 def make_net(in_ch: int, outputs: int, width: int):
     import torch.nn as nn
@@ -224,7 +212,7 @@ def train_kind(kind: str, head, data: dict, args: argparse.Namespace, in_ch: int
     w = torch.from_numpy(w / w.sum())
     net = make_net(in_ch, head.outputs, args.width)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.steps[kind]
+    steps = args.steps.get(kind, args.default_steps)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
     best, best_state, history = (-1.0, -1.0), None, []
     t0, tot, seen, hits = time.time(), 0.0, 0, 0
@@ -275,7 +263,8 @@ def export(net, kind: str, in_ch: int, px: int, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.train_space_classifier", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", help="model folder (default: the board's committed one, vision.space_classifier.model_dir_for)")
+    ap.add_argument("--out", help="model folder (default: vision/models/space_classifier for china-a, else "
+                                  "vision/models/space_classifier-<board>, the folder the reader loads for it)")
     ap.add_argument("--board", default="china-a")
     ap.add_argument("--positions", choices=("layout", "game", "mix"), default="layout",
                     help="the rendered tables' boards: from the layout's holds (vision.scenes.random_board), from random "
@@ -306,13 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     for item in filter(None, (v.strip() for v in args.steps.split(","))):
         kind, _, n = item.partition("=")
         steps[kind.strip()] = int(n)
-    args.steps = _StepsFor(steps, args.default_steps)
+    args.steps = steps
     if args.photoreal is None:
         args.photoreal = PHOTOREAL_TUNE.get(args.board, "")
     if args.out is None:  # China's model is the default one; another board's has its own folder
-        from vision.space_classifier import DEFAULT_MODEL, MODELS
+        from vision.space_classifier import DEFAULT_MODEL, own_model_dir
 
-        args.out = str(DEFAULT_MODEL if args.board == "china-a" else MODELS / f"space_classifier-{args.board}")
+        args.out = str(DEFAULT_MODEL if args.board == "china-a" else own_model_dir(args.board))
     if any("heldout" in Path(p).parts for p in photoreal_sets(args.photoreal)):
         raise SystemExit("the held-out split is never used for training")
     data = build_data(args)

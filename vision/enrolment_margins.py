@@ -27,7 +27,6 @@ import numpy as np
 
 from scorer.core.types import Piece
 from vision.space_classifier import Head
-from vision.space_crops import bare_spaces, crops_by_kind, evidence_map
 
 if TYPE_CHECKING:
     from vision.table_reader import TableReader
@@ -86,15 +85,11 @@ def table_raises(reader: "TableReader") -> dict[str, np.ndarray]:
     maps = reader.fg.measure(corrected)
     singles = {k for k, h in classifier.heads.items() if h.mode == "single"}
     spaces = reader.layout.spaces
-    indices = [i for i, sp in enumerate(spaces) if sp.kind in singles]
-    bare = bare_spaces(reader.space_masks, indices, maps.piece, reader.s)
-    crops = crops_by_kind(spaces, [i for i in indices if i not in bare], classifier.crops, corrected, model.reference,
-                          maps.lab, evidence_map(maps), reader.colours, reader.s)
+    _, logits = reader.space_logits(corrected, maps, [i for i, sp in enumerate(spaces) if sp.kind in singles])
     out = {}
-    for kind, (idx, blob) in crops.items():
+    for kind, (idx, rows) in logits.items():
         head = classifier.heads[kind]
-        logits = dict(zip((spaces[i].id for i in idx), classifier.forward(kind, blob)))
-        raises = class_raises(head, enrolment_samples(head, logits, placed))
+        raises = class_raises(head, enrolment_samples(head, dict(zip((spaces[i].id for i in idx), rows)), placed))
         if raises.any():
             out[kind] = raises
             log.info("enrolment photo: %s classes raised for this table: %s", kind,

@@ -103,7 +103,7 @@ class Foreground:
     value is a whole number, so arithmetic with the frame's float32 Lab gives what float32 copies would."""
 
     def __init__(self, reference: np.ndarray, px_per_mm: float = 1.0):
-        lab = cv2.cvtColor(cv2.GaussianBlur(reference, (0, 0), 0.7), cv2.COLOR_BGR2LAB)
+        lab = self.lab8_of(reference)
         k = np.ones((3, 3), np.uint8)
         self.ref = lab
         self.lo = [cv2.erode(c, k) for c in cv2.split(lab)]
@@ -115,12 +115,13 @@ class Foreground:
         self.s = px_per_mm
 
     @staticmethod
-    def _outside(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-        return np.maximum(np.maximum(v - hi, lo - v), 0.0)
+    def lab8_of(image: np.ndarray) -> np.ndarray:
+        """The Lab every comparison here uses (a little blur first: demosaicing and JPEG speckle), 8-bit."""
+        return cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 0.7), cv2.COLOR_BGR2LAB)
 
-    @staticmethod
-    def lab_of(corrected: np.ndarray) -> np.ndarray:
-        return cv2.cvtColor(cv2.GaussianBlur(corrected, (0, 0), 0.7), cv2.COLOR_BGR2LAB).astype(np.float32)
+    @classmethod
+    def lab_of(cls, corrected: np.ndarray) -> np.ndarray:
+        return cls.lab8_of(corrected).astype(np.float32)
 
     def measure(self, corrected: np.ndarray, roi: tuple[int, int, int, int] | None = None,
                 noise: float | None = None) -> ForegroundMaps:
@@ -128,7 +129,7 @@ class Foreground:
         noise scale to use (a part of the board, mostly pieces, cannot measure it). The
         differences are taken on the 8-bit Lab OpenCV gives (every value a whole number, so the
         same as in floats, several times faster)."""
-        lab8 = cv2.cvtColor(cv2.GaussianBlur(corrected, (0, 0), 0.7), cv2.COLOR_BGR2LAB)
+        lab8 = self.lab8_of(corrected)
         L, a, b = cv2.split(lab8)
         sl = (slice(None), slice(None)) if roi is None else (slice(roi[1], roi[3]), slice(roi[0], roi[2]))
         ref, lo, hi = self.ref[sl], [v[sl] for v in self.lo], [v[sl] for v in self.hi]
@@ -153,7 +154,8 @@ class Foreground:
 
 
 def _outside8(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """``Foreground._outside`` on uint8 (lo <= hi, so at most one of the two differences is above 0)."""
+    """How far ``v`` lies outside [lo, hi], as uint8 (lo <= hi, so at most one of the two saturating
+    differences is above 0: max(v - hi, lo - v, 0) exactly)."""
     return cv2.add(cv2.subtract(v, hi), cv2.subtract(lo, v))
 
 

@@ -44,7 +44,7 @@ import json
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -167,15 +167,20 @@ def enrol_board(layout: Layout, rng: np.random.Generator) -> Board:
 POSITION_TRIES = 50
 
 
-def render_position(layout: Layout, rng: np.random.Generator, positions: str, c: Conditions) -> Rendered:
-    """A random position rendered; one whose pieces do not fit on a space is drawn again (many
-    counters on a small area)."""
+def render_fitting(layout: Layout, draw: Callable[[], Board], c: Conditions, **render_args: Any) -> Rendered:
+    """``draw()``'s position rendered (``render``); one whose pieces do not fit on a space is drawn
+    again (many counters on a small area; a game's heap on a table with bigger pieces)."""
     for _ in range(POSITION_TRIES - 1):
         try:
-            return render(layout, random_position(layout, rng, positions), c)
+            return render(layout, draw(), c, **render_args)
         except PlacementError:
             continue
-    return render(layout, random_position(layout, rng, positions), c)
+    return render(layout, draw(), c, **render_args)
+
+
+def render_position(layout: Layout, rng: np.random.Generator, positions: str, c: Conditions) -> Rendered:
+    """A random position rendered (``render_fitting``)."""
+    return render_fitting(layout, lambda: random_position(layout, rng, positions), c)
 
 
 def _write_jpeg(path: Path, image: np.ndarray, quality: int) -> None:

@@ -228,13 +228,16 @@ class SpaceClassifier:
         return np.array(out, np.float32) if out else np.zeros((0, self.heads[space_kind].outputs), np.float32)
 
 
+def own_model_dir(layout_id: str) -> Path:
+    """Where a layout's own model lives (its game's pieces and space kinds)."""
+    return MODELS / f"space_classifier-{layout_id}"
+
+
 def model_dir_for(layout: Layout | None) -> Path:
-    """The committed model folder of a layout: ``vision/models/space_classifier-<layout id>/`` when
-    there is one (a game's own pieces and space kinds), else ``DEFAULT_MODEL``."""
-    if layout is not None:
-        own = MODELS / f"space_classifier-{layout.id}"
-        if (own / "model.json").is_file():
-            return own
+    """The committed model folder of a layout: its own (``own_model_dir``) when there is one, else
+    ``DEFAULT_MODEL``."""
+    if layout is not None and (own_model_dir(layout.id) / "model.json").is_file():
+        return own_model_dir(layout.id)
     return DEFAULT_MODEL
 
 

@@ -322,22 +322,30 @@ class TableReader:
         self.change.remember(thumb)
         return det
 
-    def _classify(self, corrected: np.ndarray, maps: ForegroundMaps, indices, origin: tuple[int, int] = (0, 0)
-                  ) -> dict[int, SpaceCount]:
-        """The learned step: each space's crop through its kind's network (``space_classifier``); a bare
-        space (``space_crops.bare_spaces``) is empty without one."""
+    def space_logits(self, corrected: np.ndarray, maps: ForegroundMaps, indices, origin: tuple[int, int] = (0, 0)
+                     ) -> tuple[set[int], dict[str, tuple[list[int], np.ndarray]]]:
+        """The learned step's networks on the spaces ``indices``: the bare ones (``space_crops.bare_spaces``,
+        empty without a network) and, per space kind, the others with their network's outputs (before
+        this table's enrolment raises)."""
         assert self.classifier is not None
         bare = bare_spaces(self.space_masks, indices, maps.piece, self.s, origin)
+        crops = crops_by_kind(self.layout.spaces, [i for i in indices if i not in bare], self.classifier.crops,
+                              corrected, self.model.reference, maps.lab, evidence_map(maps), self.colours, self.s,
+                              origin, self._reference_crops)
+        return bare, {kind: (idx, self.classifier.forward(kind, blob)) for kind, (idx, blob) in crops.items()}
+
+    def _classify(self, corrected: np.ndarray, maps: ForegroundMaps, indices, origin: tuple[int, int] = (0, 0)
+                  ) -> dict[int, SpaceCount]:
+        """The learned step: each space's crop through its kind's network (``space_classifier``), with
+        this table's raises (``enrolment_margins``); a bare space is empty without one."""
+        assert self.classifier is not None
+        bare, logits = self.space_logits(corrected, maps, indices, origin)
         out: dict[int, SpaceCount] = {i: SpaceCount(Counter(), 1.0) for i in bare}
-        indices = [i for i in indices if i not in bare]
-        crops = crops_by_kind(self.layout.spaces, indices, self.classifier.crops, corrected, self.model.reference,
-                              maps.lab, evidence_map(maps), self.colours, self.s, origin, self._reference_crops)
-        for kind, (idx, blob) in crops.items():
+        for kind, (idx, rows) in logits.items():
             head = self.classifier.heads[kind]
-            logits = self.classifier.forward(kind, blob)
             if kind in self._raises:
-                logits = logits + self._raises[kind]
-            for i, row in zip(idx, logits):
+                rows = rows + self._raises[kind]
+            for i, row in zip(idx, rows):
                 pieces, conf = head.decode(row)
                 out[i] = SpaceCount(Counter(dict(pieces)), conf)  # empty too: its confidence is the network's
         return out

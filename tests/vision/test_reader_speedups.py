@@ -76,8 +76,8 @@ def test_the_8_bit_difference_outside_a_range_is_the_float_one():
     ref = rng.integers(0, 256, (60, 70)).astype(np.uint8)
     lo, hi = cv2.erode(ref, np.ones((3, 3), np.uint8)), cv2.dilate(ref, np.ones((3, 3), np.uint8))
     v = rng.integers(0, 256, (60, 70)).astype(np.uint8)
-    assert np.array_equal(_outside8(v, lo, hi).astype(np.float32),
-                          Foreground._outside(v.astype(np.float32), lo, hi))
+    vf, lof, hif = (x.astype(np.float32) for x in (v, lo, hi))
+    assert np.array_equal(_outside8(v, lo, hi).astype(np.float32), np.maximum(np.maximum(vf - hif, lof - vf), 0.0))
 
 
 def test_dark_pixels_are_those_below_half_the_print_and_well_below_it():
