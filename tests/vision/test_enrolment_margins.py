@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from scorer.core.types import Board, Piece
-from vision.enrolment import TableModel, enrolment_plan, model_from_photos
+from vision.enrolment import TableModel, enrolment_plan
 from vision.enrolment_margins import EMPTY_MARGIN, MARGIN, MOST, class_raises, enrolment_samples
 from vision.render import Conditions, render
 from vision.space_classifier import Head, SpaceClassifier
@@ -88,14 +88,9 @@ class _Biased:
 
 
 @pytest.fixture(scope="module")
-def table(china_layout, tmp_path_factory) -> TableModel:
-    plan = enrolment_plan(china_layout)
-    empty = render(china_layout, Board.from_counts({}), CAMERA).image
-    pieces = render(china_layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
-                    dataclasses.replace(CAMERA, seed=12)).image
-    path = tmp_path_factory.mktemp("table") / "table.npz"
-    model_from_photos(china_layout, empty, pieces, plan).save(path)
-    return TableModel.load(path, china_layout)
+def table(china_layout, tmp_path_factory, enrolled_table) -> TableModel:
+    return enrolled_table(china_layout, CAMERA, tmp_path_factory.mktemp("table"))
+
 
 
 def test_the_table_model_keeps_its_enrolment_photo(table, china_layout):

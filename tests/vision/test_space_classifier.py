@@ -7,14 +7,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
-from collections import Counter
 
 import numpy as np
 import pytest
 
-from scorer.core.types import Board, Piece
+from scorer.core.types import Piece
 from tableref.cli import main
-from vision.enrolment import TableModel, enrolment_plan, model_from_photos
 from vision.render import Conditions, Hand, random_board, render, without_piece
 from vision.space_classifier import DEFAULT_MODEL, ClassifierError, SpaceClassifier, heads_for
 from vision.space_crops import crops_by_kind, evidence_map
@@ -31,15 +29,9 @@ def classifier(china_layout):
 
 
 @pytest.fixture(scope="module")
-def table(china_layout, tmp_path_factory):
-    layout = china_layout
-    plan = enrolment_plan(layout)
-    empty = render(layout, Board.from_counts({}), CAMERA).image
-    pieces = render(layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
-                    dataclasses.replace(CAMERA, seed=12)).image
-    path = tmp_path_factory.mktemp("table") / "table.npz"
-    model_from_photos(layout, empty, pieces, plan).save(path)
-    return TableModel.load(path, layout)
+def table(china_layout, tmp_path_factory, enrolled_table):
+    return enrolled_table(china_layout, CAMERA, tmp_path_factory.mktemp("table"))
+
 
 
 def _pieces(det) -> dict[str, dict[Piece, int]]:

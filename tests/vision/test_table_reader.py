@@ -17,7 +17,7 @@ import pytest
 
 from scorer.core.types import Board, Piece
 from tableref.cli import main
-from vision.enrolment import TableModel, enrolment_plan, model_from_photos
+from vision.enrolment import enrolment_plan, model_from_photos
 from vision.errors import CalibrationError
 from vision.registration import RegistrationStatus
 from vision.render import Conditions, Hand, random_board, render, without_piece
@@ -29,16 +29,10 @@ CAMERA = Conditions(size=(1280, 720), fov_deg=62.0, fill=0.86, tilt_deg=14.0, ti
 
 
 @pytest.fixture(scope="module")
-def table(china_layout, tmp_path_factory):
+def table(china_layout, tmp_path_factory, enrolled_table):
     """A table enrolled from two rendered photos, saved and loaded back as a user's would be."""
-    layout = china_layout
-    plan = enrolment_plan(layout)
-    empty = render(layout, Board.from_counts({}), CAMERA).image
-    pieces = render(layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
-                    dataclasses.replace(CAMERA, seed=12)).image
-    path = tmp_path_factory.mktemp("table") / "table.npz"
-    model_from_photos(layout, empty, pieces, plan).save(path)
-    return TableModel.load(path, layout)
+    return enrolled_table(china_layout, CAMERA, tmp_path_factory.mktemp("table"))
+
 
 
 def _pieces(det) -> dict[str, dict[Piece, int]]:
