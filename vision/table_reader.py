@@ -101,6 +101,7 @@ class TableReader:
         self.s = model.px_per_mm
         self.clock = clock
         self.registrar = registrar or Registrar(layout)
+        self.registrar.expect(model.pose, model.frame_size)  # a mounted camera: the markers are where they were
         h, w = model.reference.shape[:2]
         self.fg = Foreground(model.reference, self.s)
         self.colours = ColourClassifier(model)
@@ -168,6 +169,7 @@ class TableReader:
     def reset(self) -> None:
         self._pose = None
         self.registrar.reset()
+        self.registrar.expect(self.model.pose, self.model.frame_size)  # as a new reader
         self.change.reset()
         self._last = None
 

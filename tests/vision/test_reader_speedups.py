@@ -105,3 +105,37 @@ def test_a_space_with_nothing_on_it_is_bare_and_one_with_a_piece_is_not():
     assert bare_spaces(masks, range(3), piece, 1.0) == {0, 2}
     # a part of the board (a partial read) starting at x=15: space 0 is not wholly inside it
     assert bare_spaces(masks, range(3), piece[:, 15:], 1.0, origin=(15, 0)) == {2}
+
+
+def test_a_reader_looks_for_the_markers_where_the_enrolment_photo_had_them(china_layout, enrolled_table, tmp_path):
+    """A new reader, and one reset, expects the board where the table's enrolment photo showed it (a
+    mounted camera): its first registration searches small crops there, not the whole frame."""
+    from dataclasses import replace
+
+    from scorer.core.types import Board
+    from vision.render import Conditions, render
+    from vision.table_reader import TableReader
+
+    camera = Conditions(size=(1280, 720), tilt_deg=8, seed=40)
+    model = enrolled_table(china_layout, camera, tmp_path)
+    reader = TableReader(china_layout, model)
+    seen = []
+    detector = reader.registrar.detector
+
+    class Spy:
+        def detectMarkers(self, img):
+            seen.append(img.shape[:2])
+            return detector.detectMarkers(img)
+
+        def getDetectorParameters(self):
+            return detector.getDetectorParameters()
+
+    reader.registrar.detector = Spy()  # the whole-frame detector (the crops have their own)
+    frame = render(china_layout, Board(), replace(camera, seed=44)).image
+    assert reader.read(frame).registration.status.value == "ok"
+    assert not seen
+    moved = render(china_layout, Board(), replace(camera, seed=45, tilt_deg=16, offset=(0.1, 0.04))).image
+    assert reader.read(moved).registration.usable and seen == [(720, 1280)]
+    reader.reset()  # as new: the enrolment photo's place again, not the moved board's
+    seen.clear()
+    assert reader.read(frame).registration.status.value == "ok" and not seen

@@ -106,3 +106,69 @@ def test_focal_length_is_measured_from_a_tilted_homography():
     # straight down the focal length is not observable: the prior is kept
     flat = look_at_camera((1280, 720), 56.0, (300, 270), 900, 0.0, 0.0, 0.0)
     assert estimate_fov(flat.homography(), (1280, 720), 66.0) == 66.0
+
+
+class _CountingDetector:
+    """The registrar's detector, counting the pixels it was given (a whole frame or crops)."""
+
+    def __init__(self, detector):
+        self.detector, self.pixels = detector, []
+
+    def detectMarkers(self, img):
+        self.pixels.append(img.shape[0] * img.shape[1])
+        return self.detector.detectMarkers(img)
+
+    def getDetectorParameters(self):
+        return self.detector.getDetectorParameters()
+
+    def setDetectorParameters(self, params):
+        self.detector.setDetectorParameters(params)
+
+
+def test_markers_are_looked_for_where_they_were_first_and_give_the_same_registration(small_layout):
+    cond = Conditions(size=(960, 540), tilt_deg=12, noise_sigma=2)
+    whole = Registrar(small_layout).detect(cv2.cvtColor(render(small_layout, Board(), cond).image, cv2.COLOR_BGR2GRAY))
+    gray = cv2.cvtColor(render(small_layout, Board(), replace(cond, seed=5)).image, cv2.COLOR_BGR2GRAY)
+    expected = Registrar(small_layout)
+    expected.expect(whole.homography, (960, 540))
+    near = expected._near = _CountingDetector(expected._near)
+    whole_frame = expected.detector = _CountingDetector(expected.detector)
+    reg = expected.detect(gray)
+    by_whole_frame = Registrar(small_layout).detect(gray)
+    assert reg.status is RegistrationStatus.OK and reg.found == by_whole_frame.found
+    assert len(near.pixels) == 4 and max(near.pixels) < 0.1 * 960 * 540 and not whole_frame.pixels  # four small crops
+    corners = np.float64([[[0, 0]], [[small_layout.size[0], small_layout.size[1]]]])
+    assert np.abs(cv2.perspectiveTransform(corners, reg.homography)
+                  - cv2.perspectiveTransform(corners, by_whole_frame.homography)).max() < 0.3
+
+
+def test_a_board_moved_away_from_where_it_was_is_found_in_the_whole_frame(small_layout):
+    cond = Conditions(size=(960, 540), tilt_deg=5)
+    before = Registrar(small_layout).update(render(small_layout, Board(), cond).image)
+    r = render(small_layout, Board(), replace(cond, tilt_deg=14, roll_deg=3, offset=(0.12, 0.05)))
+    moved = Registrar(small_layout)
+    moved.expect(before.homography, (960, 540))
+    spy = moved.detector = _CountingDetector(moved.detector)
+    reg = moved.detect(cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY))
+    assert reg.status is RegistrationStatus.OK and _err_mm(small_layout, reg, r.truth.homography) < 1.5
+    assert spy.pixels == [960 * 540]  # the crops missed a marker: the whole frame was searched
+    spy.pixels.clear()
+    again = moved.detect(cv2.cvtColor(render(small_layout, Board(), replace(cond, tilt_deg=14, roll_deg=3,
+                                                                            offset=(0.12, 0.05), seed=3)).image,
+                                      cv2.COLOR_BGR2GRAY))
+    assert again.status is RegistrationStatus.OK and not spy.pixels  # its new place is expected now
+
+
+def test_a_marker_too_small_for_the_whole_frame_pass_is_not_taken_from_a_crop(small_layout):
+    """The crops must never register what the whole frame would not (``minMarkerPerimeterRate``)."""
+    cond = Conditions(size=(960, 540), tilt_deg=5)
+    gray = cv2.cvtColor(render(small_layout, Board(), cond).image, cv2.COLOR_BGR2GRAY)
+    strict = Registrar(small_layout)
+    p = strict.detector.getDetectorParameters()
+    p.minMarkerPerimeterRate = 1.0  # nothing is big enough in a 960 px frame
+    strict.detector.setDetectorParameters(p)
+    strict._upscaled.setDetectorParameters(p)
+    strict._retry.setDetectorParameters(p)
+    strict._near.setDetectorParameters(p)
+    strict.expect(Registrar(small_layout).detect(gray).homography, (960, 540))
+    assert not strict.detect(gray).usable
