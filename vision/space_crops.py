@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.colour_classes import ColourClassifier
-from vision.foreground import MIN_PIECE_CHROMA, PIECE_SIGMAS, Foreground, ForegroundMaps
+from vision.foreground import MIN_PIECE_CHROMA, PIECE_SIGMAS, ForegroundMaps
 
 if TYPE_CHECKING:
     from vision.layout import SpaceShape
@@ -95,11 +95,6 @@ def crop_spaces(corrected: np.ndarray, reference: np.ndarray, lab: np.ndarray, e
         out[i, 7:] = colours.affinity(lab_c).transpose(2, 0, 1)
     out *= 1.0 / 255.0
     return out
-
-
-def frame_lab(corrected: np.ndarray) -> np.ndarray:
-    """The Lab image the colour affinities are looked up in (as the reader's foreground uses)."""
-    return Foreground.lab_of(corrected)
 
 
 def crops_by_kind(layout_spaces: Sequence["SpaceShape"], indices: Iterable[int], specs: Mapping[str, CropSpec],
