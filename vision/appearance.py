@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
+from vision.blurred_kinds import board_prototypes, mixed_piece
 from vision.colour_classes import L_WEIGHT, Q, colour_distance, lut_cells
 from vision.counting import SpaceCount
 from vision.enrolment import TableModel, apparent_area
@@ -50,6 +51,7 @@ LIMIT_MIN, LIMIT_SPREAD = 24.0, 2.0  # a pixel is of a kind within max(24, 2 x i
                                    # piece differ in colour more than the one enrolled shows on a clean photo)
 SPECK = 0.2  # of a plain kind's apparent area: a smaller blob is noise
 PRESENT = 0.45  # of a plain kind's apparent area: at least one piece
+MIXED_PRESENT = 1.0  # ... in several kinds' colours together (``mixed_piece``): a whole piece's worth
 MAYBE_COVERED = 0.4  # ... this much: perhaps a tile (a scarab covers up to ~0.6): its face is matched
 LIKE_A_FACE, LIKE_COVERED = 0.5, 0.6  # a face matched this well on a space this covered is a tile, not a scarab
 COVERED = 0.8  # share of a space's inner part that differs from the empty board: something tile-sized is there
@@ -193,7 +195,10 @@ class AppearanceStep:
                                      for k in layout.held_kinds(layout.spaces[i])) else 10 ** 6 for i in self.indices}
         self.reference = model.reference
         self.ref_lab = Foreground.lab_of(model.reference)
-        self.ref_kind = board_kinds(self.ref_lab, protos, owner_of, limits)
+        # the board's own colours, weighed against the kinds' without their blurred rims (vision/blurred_kinds.py)
+        ids = {sp.id: k for k, sp in enumerate(layout.spaces)}
+        unrimmed = board_prototypes(entries, model.placed, self.ref_lab, space_of, ids)
+        self.ref_kind = board_kinds(self.ref_lab, *_table(unrimmed))
         g = max(1, int(round(BLOB_GROW_MM * self.s)))
         self.blob_kernel = np.ones((2 * g + 1, 2 * g + 1), np.uint8)
         self.markers = np.zeros((h, w), np.uint8)  # the corner markers' print (and a margin): never bare board
@@ -325,7 +330,6 @@ class AppearanceStep:
         """Plain kinds by colour, space by space (``local_kinds``: the light measured around the
         space): blobs of each kind's colour whose foot lies on the space, counted by the kind's
         enrolled apparent area."""
-        s2 = self.s ** 2
         ex = explained > 0
         for i in self.indices:
             if i in skip:
@@ -336,7 +340,6 @@ class AppearanceStep:
             if not js:
                 continue
             box = _box(sp, self.grow, self.s, rect.shape)
-            x0, y0, x1, y1 = box
             if i in self.sole:
                 blobs = self._sole(rect, noise, cam, ex, i, box)
                 if blobs:
@@ -348,22 +351,23 @@ class AppearanceStep:
                 m = _open(kind_of == j).astype(np.uint8)
                 if not m.any():
                     continue
-                spec = self.layout.pieces[self.plain[j].kind]
                 n, lbl, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
                 blobs: list[tuple[float, np.ndarray]] = []
                 for b in range(1, n):
-                    cx, cy = (cents[b] + [x0, y0]) / self.s
-                    par = parallax(np.array([[cx, cy]]), cam, spec.height)[0]
-                    if self._space(cx - par[0] / 2, cy - par[1] / 2) != i:
-                        continue
-                    app = self.scale[j] * apparent_area(spec.area, float(np.linalg.norm(par)))
-                    a = stats[b, cv2.CC_STAT_AREA] / s2
-                    if a >= SPECK * app:
+                    app = self._piece_area(i, j, cents[b], box, cam)
+                    a = stats[b, cv2.CC_STAT_AREA]
+                    if app is not None and a >= SPECK * app:
                         blobs.append((a / app, lbl == b))
                 if blobs:
                     found[j] = blobs
             present = {j: b for j, b in found.items() if max(v for v, _ in b) >= PRESENT}
             if not present:
+                # a piece whose colour blur spread over several kinds' (vision/blurred_kinds.py)
+                mixed = mixed_piece(kind_of, _open(np.isin(kind_of, js)), js,
+                                    lambda k, c: self._piece_area(i, k, c, box, cam),
+                                    MIXED_PRESENT, ONE_SCARAB_MAX, CORE_SHARE) if self.capacity[i] == 1 else None
+                if mixed is not None:
+                    self._count(i, mixed[0], [(mixed[1], mixed[2])], box, counts, explained, blob_map)
                 continue
             # the kind is the one whose biggest blob is most like a piece (a blurred yellow scarab
             # has pale edges; scattered pale specks do not add up to a white one) ...
@@ -371,6 +375,18 @@ class AppearanceStep:
             if len(present) > 1:  # ... unless another kind holds the middle of the pieces seen there
                 j = _core_kind(kind_of, present, j)
             self._count(i, j, present[j], box, counts, explained, blob_map)
+
+    def _piece_area(self, i: int, j: int, centre_px: np.ndarray, box: tuple[int, int, int, int],
+                    cam: np.ndarray | None) -> float | None:
+        """Plain kind ``j``'s apparent area in pixels (as much of its colour as enrolment saw) for a
+        blob centred at ``centre_px`` (pixels of ``box``); None when the blob's foot (its height's
+        parallax taken off) is not on space ``i``."""
+        spec = self.layout.pieces[self.plain[j].kind]
+        cx, cy = (centre_px + np.asarray(box[:2])) / self.s
+        par = parallax(np.array([[cx, cy]]), cam, spec.height)[0]
+        if self._space(cx - par[0] / 2, cy - par[1] / 2) != i:
+            return None
+        return self.scale[j] * apparent_area(spec.area, float(np.linalg.norm(par))) * self.s ** 2
 
     def _sole(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, ex: np.ndarray, i: int,
               box: tuple[int, int, int, int]) -> list[tuple[float, np.ndarray]]:
