@@ -29,6 +29,8 @@ INNER_HAND_PIECES = 3.0  # ... of an unexplained region anywhere (a hand held ov
 SLEEVE_PIECES = 12.0  # a foreground region (all colours, gaps closed) this big is no set of pieces
 ONE_COLOUR_PIECES = 4.0  # a blob of ONE piece colour this big is no heap of pieces (six touching
                          # emissaries are ~1.6 houses): a sleeve, or a palm whose skin looks red
+PRINT_HAND_MM2 = 2000.0  # a region whose unexplained evidence is mostly print lost is a hand from this area on
+                         # (two fingers and some palm; china-a's 3 pieces: 1700-2600 mm², so China is as before)
 MARGIN_MM = 3.0  # spaces this close to a hand are occluded too (fingers, blur)
 PIECE_REACH_MM = 10.0  # print lost this close to a piece: the piece (or its shadow) hides it
 GROW_ROUNDS = 4
@@ -110,10 +112,11 @@ class OcclusionFinder:
         look): not bare board, so their print is never weighed as a pale finger (``_hand_like``)."""
         known = (labels >= 0).astype(np.uint8)
         near_piece = cv2.dilate(known, self.halo_kernel) > 0
-        unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
+        seen_unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
+        unexplained = seen_unexplained
         if lost_print is not None:
             # print under a piece is hidden by the piece: only print lost away from pieces (and markers) counts
-            unexplained |= lost_print & ~(cv2.dilate(known, self.piece_reach) > 0) & ~self.marker_print
+            unexplained = unexplained | (lost_print & ~(cv2.dilate(known, self.piece_reach) > 0) & ~self.marker_print)
         unexplained = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         evidence = ((unexplained > 0) | (known > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_CLOSE, self.close_kernel)
@@ -124,7 +127,9 @@ class OcclusionFinder:
             at_edge = np.bincount(lbl[self.edge].ravel(), minlength=n) > 0
             total = stats[:, cv2.CC_STAT_AREA]
             at_edge_hand = (stats[:, cv2.CC_STAT_AREA] >= EDGE_HAND_PIECES * self.piece_px) & at_edge
-            unexplained_hand = unexpl_area >= INNER_HAND_PIECES * self.piece_px
+            seen_area = np.bincount(lbl.ravel(), weights=((unexplained > 0) & seen_unexplained).ravel(), minlength=n)
+            unexplained_hand = _unexplained_hand(unexpl_area, seen_area, INNER_HAND_PIECES * self.piece_px,
+                                                 PRINT_HAND_MM2 * self.s ** 2)
             is_hand = at_edge_hand | unexplained_hand | (total >= SLEEVE_PIECES * self.piece_px)
             is_hand[0] = False
             for j in np.flatnonzero(is_hand & ~at_edge_hand & ~unexplained_hand):
@@ -253,6 +258,17 @@ class OcclusionFinder:
                 if not _in_zone(self.heaps, cl[by:by + bh, bx:bx + bw] == k, x + bx, y + by):
                     return False
         return True
+
+
+def _unexplained_hand(unexplained: np.ndarray, seen: np.ndarray, pieces_px: float, hand_px: float) -> np.ndarray:
+    """Per region: whether its unexplained evidence (``unexplained`` px, of which ``seen`` is colour or
+    difference, the rest print lost) makes it a hand: ``pieces_px`` of it, as before; and when its
+    colour or difference alone is under ``pieces_px``, ``hand_px`` of it. No piece loses print (print
+    near pieces is not weighed), so the pieces' size says nothing of how much lost print a hand is,
+    and on a game of small pieces (Ming's 12 mm family members: 3 pieces ~ 600-850 mm²) print faded
+    by the noise and blur of a far frame, in patches of a few 8 px blocks, made hands (photoreal Ming
+    tune: without the print test, 4 % of the spaces were flagged instead of 24 %)."""
+    return (unexplained >= pieces_px) & ((seen >= pieces_px) | (unexplained >= hand_px))
 
 
 def _in_zone(zones: list[tuple[tuple[int, int, int, int], np.ndarray]], mask: np.ndarray, x: int, y: int,
