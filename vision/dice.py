@@ -29,7 +29,7 @@ import numpy as np
 
 from scorer.core.types import Message
 from vision.dice_face import Face, fit_face
-from vision.dice_pips import PATCH_SPAN, PIP_SITES, locate, pip_centre, read_pips, unexplained_pips
+from vision.dice_pips import PATCH_SPAN, PIP_SITES, locate, pip_centre, pip_depth, read_pips, unexplained_pips
 from vision.dice_tray import Blob, foreground, merge_near
 from vision.dice_view import DEFAULT_FOV_DEG, camera_pose, frame_resolution, reference_view, top_view
 
@@ -52,8 +52,10 @@ HAND_THICK_MM = 5.0  # a hand, even a finger tip seen edge on, is at least this 
 HAND_NEAR = 0.15  # ... or this many, when it comes in over the edge to within half a die of a die
 FACE_CANDIDATES = 3  # places the silhouette suggests for the top face, best first
 GOOD_PIP_FIT = 0.6  # a place where a pip pattern explains this share of the face is read
+BOARD_PIPS = 0.5  # pips the empty board shows at least this dark (of the view's) there are print, not a die's
 ALIAS_REACH = 1.2  # a 1 with another face-bright pip this close (of the nominal side) is one pip of a 2 or a 4
 MIN_PEAK = 8.0  # a die differs from the empty tray by this many noise units somewhere
+EDGE_DIE_PEAK = 2 * MIN_PEAK  # ... and twice that to be taken for a die, not a hand, at the tray's edge
 SETTLE_MM = 1.5  # a die that moved less than this between two reads lies still
 UNCHANGED_LEVELS = 12.0  # a tray whose view changed less than this (grey levels) is not read again
 
@@ -229,10 +231,9 @@ class DiceReader:
             return _reading(DiceState.OCCLUDED, space=space, at=at)  # a hand (its colour) over most of the tray
         silhouette = (look.size_mm * 1.3) ** 2 * 2.5  # top, walls and shadow of the largest die
         hands = [b for b in fg.blobs if b.thickness_mm >= HAND_THICK_MM]  # lines of print left over are thinner
-        for b in hands:
-            if b.area_mm2 > silhouette * (HAND_AT_EDGE if b.touches_edge else HAND_DICE):
-                return _reading(DiceState.OCCLUDED, space=space, at=at)  # a hand, an arm, their shadow (not kept)
         reach = 3.0 * look.size_mm * coarse  # a die, its walls and shadow span less than this
+        if any(_hand_sized(b, silhouette, reach) for b in hands):
+            return _reading(DiceState.OCCLUDED, space=space, at=at)  # a hand, an arm, their shadow (not kept)
         parts = tuple(b for b in fg.blobs if max(b.box[2] - b.box[0], b.box[3] - b.box[1]) <= reach
                       and (b.peak >= MIN_PEAK or b.area_mm2 >= 0.25 * look.size_mm**2))
         blobs = [b for b in merge_near(parts, 0.6 * look.size_mm * coarse, reach)
@@ -314,12 +315,14 @@ class DiceReader:
             return DieRead(None, 0.0, (float(c[0]), float(c[1])), 0.0, look.size_mm)
         face, fit = max(reads, key=lambda r: r[1].quality)
         self.last_fit = (face, fit, res, blob)
+        printed = pip_depth(expected, face, fit) >= BOARD_PIPS * pip_depth(view.image, face, fit)
         centre_mm = view.mm(np.asarray(face.centre))
         size_mm = face.side / s
         agreed = len({r[1].value for r in reads}) == 1
         value = None
-        if (agreed and fit.confidence >= MIN_CONFIDENCE and fit.contrast >= MIN_CONTRAST and fit.quality >= MIN_QUALITY
-                and fit.blur <= MAX_BLUR and (fit.value != 1 or size_mm * res >= MIN_FACE_PX_ONE)):
+        if (agreed and not printed and fit.confidence >= MIN_CONFIDENCE and fit.contrast >= MIN_CONTRAST
+                and fit.quality >= MIN_QUALITY and fit.blur <= MAX_BLUR
+                and (fit.value != 1 or size_mm * res >= MIN_FACE_PX_ONE)):
             value = fit.value
         return DieRead(value, round(fit.confidence, 6), (float(centre_mm[0]), float(centre_mm[1])), face.angle_deg,
                        size_mm)
@@ -333,6 +336,21 @@ class DiceReader:
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
         m = cv2.dilate(m, k) if grow_mm > 0 else cv2.erode(m, k)
         return m.astype(bool)
+
+
+def _hand_sized(blob: Blob, silhouette_mm2: float, reach_px: float) -> bool:
+    """Whether a thick blob is a hand by its size: larger than ``HAND_DICE`` die silhouettes, or,
+    coming in over the tray's edge, larger than ``HAND_AT_EDGE`` of one and wider than a die's
+    ``reach``. A die lying at the edge, its shadow or walls over it, touches the edge too and is
+    as large as a hand's finger tips would be there: what fits in a die's reach is left to the
+    face and pip fits (a finger shows no pip pattern; a hand near a die is judged by ``_gap``), if
+    it stands out as clearly as a die's face does (a hand over the tray that the light's fit took
+    in differs only faintly)."""
+    if blob.area_mm2 > silhouette_mm2 * HAND_DICE:
+        return True
+    span = max(blob.box[2] - blob.box[0], blob.box[3] - blob.box[1])
+    die_like = span <= reach_px and blob.peak >= EDGE_DIE_PEAK
+    return blob.touches_edge and blob.area_mm2 > silhouette_mm2 * HAND_AT_EDGE and not die_like
 
 
 def _gap(a: Blob, b: Blob) -> float:

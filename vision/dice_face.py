@@ -22,6 +22,7 @@ from vision.dice_tray import Blob
 SIZE_RANGE = (0.7, 1.3)  # of the nominal die side
 SILHOUETTE_PX = 16  # the silhouette is fitted at about this many px per side
 PIP_DARK = 0.45  # a pixel darker than this share of the die's bright part is a pip
+UNLIKE_TRAY = 0.7  # ... and darker than this share of the empty tray there (a tray as dark as pips is tray)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,9 @@ def fit_face(view: np.ndarray, expected: np.ndarray, blob: Blob, side: float, le
     face (one colour), the walls the camera sees (one colour each), running from the face
     towards the nadir by ``lean`` (view px per px of the die's height), and around them the
     empty tray (``expected``, the reference seen the same way, up to a gain). ``side``: the
-    nominal side (px), searched within ``SIZE_RANGE``. Pip-dark pixels count for nothing here.
+    nominal side (px), searched within ``SIZE_RANGE``. Pip-dark pixels count for nothing here,
+    unless the empty tray is as dark there (black felt: were it left out, any square around the
+    face would explain the view as well as the face, and the face would come out too large).
     Returns the best ``candidates`` faces at distinct places (a shadow or a wall may fit nearly as
     well as the face: the pips decide between them), best first."""
     x0, y0, x1, y1 = blob.box
@@ -146,7 +149,9 @@ class _Silhouette:
             x, _ = sample_turned(self.view, self.c0, theta, self.span, self.n)
             e, _ = sample_turned(self.expected, self.c0, theta, self.span, self.n)
             lum = np.minimum(np.minimum(x[..., 0], x[..., 1]), x[..., 2])
-            w = (lum >= PIP_DARK * np.percentile(lum, 90)).astype(np.float64)[..., None]  # pips are not the silhouette
+            lum_e = np.minimum(np.minimum(e[..., 0], e[..., 1]), e[..., 2])
+            dark = (lum < PIP_DARK * np.percentile(lum, 90)) & (lum < UNLIKE_TRAY * lum_e)
+            w = (~dark).astype(np.float64)[..., None]  # pips (and a shadow) are not the silhouette
             x, e = x.astype(np.float64), e.astype(np.float64)
             quantities = np.concatenate([w, w * x, w * x * x, w * x * e, w * e * e], axis=2)  # (rows, n, 13)
             prefix = np.zeros((self.n, self.n + 1, quantities.shape[2]))

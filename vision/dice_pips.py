@@ -17,7 +17,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.dice_face import Face
+from vision.dice_face import Face, sample_turned
 from vision.dice_tray import Blob
 
 PIP_SITES: dict[int, tuple[tuple[int, int], ...]] = {
@@ -269,6 +269,25 @@ def read_pips(view: np.ndarray, face: Face, independent_px: float) -> PipFit:
     sites = [(j2, -i2) if turn else (i2, j2) for i2, j2 in PIP_SITES[i_best + 1]]
     pips = tuple((float(p[0]), float(p[1])) for p in (c + (i2 * e1 + j2 * e2) * a * face.side for i2, j2 in sites))
     return PipFit(i_best + 1, conf, tuple(float(v) for v in ll), contrast, quality, blur, a, pips, r * face.side)
+
+
+def pip_depth(image: np.ndarray, face: Face, fit: PipFit) -> float:
+    """How dark the fitted pips are in ``image`` (darkest channel) against the face's level there
+    (its upper quartile over the face), as a share of that level. The view gives the die's pips;
+    the empty tray seen the same way gives what the board itself shows at those places: a die's
+    pips are the die's, a "face" whose pips the board shows as well is print (a corner, a line)."""
+    if not fit.pips:
+        return 0.0
+    lo = image.astype(np.float32).min(axis=2) if image.ndim == 3 else image.astype(np.float32)
+    samples, _ = sample_turned(lo, np.asarray(face.centre), face.angle_deg, face.side * PATCH_SPAN / 2, PATCH)
+    level = float(np.percentile(samples, 75))
+    r = max(1.0, 0.5 * fit.radius)
+    soft = cv2.GaussianBlur(lo, (0, 0), r)
+    h, w = lo.shape
+    at = [float(soft[int(round(y)), int(round(x))]) for x, y in fit.pips if 0 <= round(x) < w and 0 <= round(y) < h]
+    if not at or level <= 0:
+        return 0.0
+    return max(0.0, (level - float(np.median(at))) / level)
 
 
 def _round_spot(dark: np.ndarray, x: int, y: int, r: float) -> bool:

@@ -1,0 +1,93 @@
+"""The dice reader's steps on drawn views (vision.dice_face, vision.dice_pips, vision.dice): the
+top face found on a dark tray, print that looks like pips is not a die's face, a die lying at the
+tray's edge is not a hand."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.dice import EDGE_DIE_PEAK, HAND_AT_EDGE, _hand_sized
+from vision.dice_face import Face, fit_face
+from vision.dice_pips import PipFit, pip_depth
+from vision.dice_tray import Blob
+
+SIDE = 60.0  # view px
+
+
+def _face_view(tray: tuple[int, int, int], centre=(100.0, 100.0), side: float = SIDE, size: int = 200,
+               angle_deg: float = 20.0) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """A white top face (a 2: two dark pips on its diagonal) on a tray of one colour, seen from
+    straight above (no walls); returns the view and the pips' centres."""
+    img = np.empty((size, size, 3), np.uint8)
+    img[:] = tray
+    t = math.radians(angle_deg)
+    e1, e2 = np.array([math.cos(t), math.sin(t)]), np.array([-math.sin(t), math.cos(t)])
+    c = np.asarray(centre)
+    corners = [c + (a * e1 + b * e2) * side / 2 for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    cv2.fillConvexPoly(img, np.round(np.array(corners) * 16).astype(np.int32), (235, 235, 230), cv2.LINE_AA, 4)
+    pips = [tuple(c + (i * e1 + j * e2) * 0.27 * side) for i, j in ((-1, -1), (1, 1))]
+    for p in pips:
+        cv2.circle(img, (int(round(p[0] * 16)), int(round(p[1] * 16))), int(0.09 * side * 16), (25, 25, 25), -1,
+                   cv2.LINE_AA, 4)
+    return img, pips
+
+
+def _blob_of(img: np.ndarray, tray: tuple[int, int, int]) -> Blob:
+    m = np.abs(img.astype(np.int16) - np.asarray(tray, np.int16)).max(axis=2) > 20
+    ys, xs = np.nonzero(m)
+    x0, y0, x1, y1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+    return Blob((int(x0), int(y0), int(x1), int(y1)), m[y0:y1, x0:x1], float(m.sum()), False, 50.0, 20.0)
+
+
+def test_the_top_face_on_a_dark_tray_is_its_own_size():
+    """A tray as dark as pips (black felt) is still the tray around the face: were every dark
+    pixel taken for a pip and left out, any square around the face would explain the view as
+    well as the face itself, and the silhouette would come out too large (its pips then no pattern)."""
+    tray = (22, 18, 20)
+    img, _ = _face_view(tray)
+    expected = np.empty(img.shape, np.float32)
+    expected[:] = tray
+    faces = fit_face(img, expected, _blob_of(img, tray), SIDE, np.zeros(2), 3)
+    assert faces
+    best = faces[0]
+    assert abs(best.side / SIDE - 1) < 0.12
+    assert math.dist(best.centre, (100.0, 100.0)) < 0.1 * SIDE
+
+
+def _fit_for(pips: list[tuple[float, float]]) -> PipFit:
+    return PipFit(2, 1.0, (0.0,) * 6, 20.0, 0.9, 0.03, 0.27, tuple(pips), 0.09 * SIDE)
+
+
+def test_pips_the_empty_board_shows_too_are_print():
+    """The view's pips are dark against its face; the board without the die shows nothing dark
+    there (a die), or the same dark spots (print: a corner of a printed line, a mark)."""
+    tray = (120, 140, 130)
+    img, pips = _face_view(tray)
+    face = Face((100.0, 100.0), 20.0, SIDE, 0.0)
+    fit = _fit_for(pips)
+    seen = pip_depth(img, face, fit)
+    plain = np.empty(img.shape, np.float32)
+    plain[:] = tray
+    assert seen > 0.5
+    assert pip_depth(plain, face, fit) < 0.1 * seen  # a die on the tray
+    assert pip_depth(img.astype(np.float32), face, fit) > 0.9 * seen  # the board shows it: print
+
+
+def _edge_blob(area_mm2: float, span_px: int, peak: float) -> Blob:
+    return Blob((0, 0, span_px, span_px // 2), np.ones((span_px // 2, span_px), bool), area_mm2, True, peak, 25.0)
+
+
+def test_a_die_lying_at_the_trays_edge_is_not_a_hand():
+    """A die at the edge, its walls and shadow over it, touches the edge and is larger than a
+    finger tip there; it fits in a die's reach and stands out as a die's face does: the face and
+    pip fits decide. What is wider than that, or faint (a hand the light's fit took in), is a hand."""
+    silhouette, reach = 1000.0, 96.0
+    area = 1.0 * silhouette
+    assert area > HAND_AT_EDGE * silhouette
+    assert not _hand_sized(_edge_blob(area, 80, 60.0), silhouette, reach)
+    assert _hand_sized(_edge_blob(area, 120, 60.0), silhouette, reach)  # wider than a die's reach
+    assert _hand_sized(_edge_blob(area, 80, EDGE_DIE_PEAK / 2), silhouette, reach)  # faint
+    assert _hand_sized(_edge_blob(3 * silhouette, 80, 60.0), silhouette, reach)  # larger than any die
