@@ -166,7 +166,10 @@ def _sensor_board(args: argparse.Namespace) -> int:
         stop.set()
         raise KeyboardInterrupt   # also ends a blocking read of stdin
 
-    signal.signal(signal.SIGTERM, on_signal)
+    # SIGINT too, explicitly: a process started in the background by a non-interactive shell
+    # inherits SIGINT ignored, and Python then leaves Ctrl-C (or kill -INT) ignored
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, on_signal)
     board = EmulatedSensorBoard(args.antennas, baudrate=args.baud or None, link_path=args.link,
                                 seed=args.seed, sweep_ms=args.sweep_ms)
     try:
