@@ -109,6 +109,15 @@ def _obliqueness(H: np.ndarray, layout: Layout) -> float:
     return worst
 
 
+def _clamped_box(points: np.ndarray, before: float, after: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Whole pixels (x0, y0, x1, y1) from ``before`` px left of and above ``points`` (n, 2) to ``after``
+    px right of and below them, within a frame of ``shape``."""
+    h, w = shape[:2]
+    x0, y0 = np.floor(points.min(axis=0) - before).astype(int)
+    x1, y1 = np.ceil(points.max(axis=0) + after).astype(int)
+    return max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+
+
 def _collect(corners, ids, wanted: set[int], found: dict[int, np.ndarray], scale: float = 1.0) -> None:
     """Add the wanted markers of a detection (first one of each id) to ``found``, in the
     coordinates of a frame ``scale`` times smaller than the one detected in (pixel centres)."""
@@ -184,13 +193,14 @@ class Registrar:
                 same.append(mid)
         return same
 
+    def _marker_px(self, mid: int, H: np.ndarray) -> np.ndarray:
+        """Marker ``mid``'s four corners in the frame (4, 2), where the homography ``H`` puts them."""
+        return cv2.perspectiveTransform(self._board_corners[mid].reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
+
     def _box(self, gray: np.ndarray, H: np.ndarray, mid: int) -> tuple[int, int, int, int] | None:
-        Hh, Ww = gray.shape[:2]
-        c = cv2.perspectiveTransform(self._board_corners[mid].reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
-        x0, y0 = np.floor(c.min(axis=0)).astype(int) - 3
-        x1, y1 = np.ceil(c.max(axis=0)).astype(int) + 4
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(Ww, x1), min(Hh, y1)
-        return (int(x0), int(y0), int(x1), int(y1)) if x1 - x0 > 6 and y1 - y0 > 6 else None
+        """The patch around marker ``mid`` that tells whether it moved (``_patches``), or None."""
+        x0, y0, x1, y1 = _clamped_box(self._marker_px(mid, H), 3, 4, gray.shape)
+        return (x0, y0, x1, y1) if x1 - x0 > 6 and y1 - y0 > 6 else None
 
     def _recover_hidden(self, gray: np.ndarray, cur: Registration) -> Registration | None:
         """A kept partial registration whose hidden marker's spot changed (the hand moved away):
@@ -213,7 +223,6 @@ class Registrar:
                   corners: dict[int, np.ndarray] | None = None) -> None:
         self._patches = {}
         self._found_corners = dict(corners or {})
-        Hh, Ww = gray.shape[:2]
         # where a marker was not seen (a hand over it), remember what was there instead: when
         # that changes (the hand left), the marker is looked for again
         self._missing_patches = {}
@@ -223,12 +232,10 @@ class Registrar:
                 x0, y0, x1, y1 = box
                 self._missing_patches[mid] = (box, self._norm(gray[y0:y1:2, x0:x1:2]))
         for mid in ids:
-            c = cv2.perspectiveTransform(self._board_corners[mid].reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
-            x0, y0 = np.floor(c.min(axis=0)).astype(int) - 3
-            x1, y1 = np.ceil(c.max(axis=0)).astype(int) + 4
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(Ww, x1), min(Hh, y1)
-            if x1 - x0 > 6 and y1 - y0 > 6:
-                self._patches[mid] = ((x0, y0, x1, y1), self._norm(gray[y0:y1:2, x0:x1:2]))
+            box = self._box(gray, H, mid)
+            if box is not None:
+                x0, y0, x1, y1 = box
+                self._patches[mid] = (box, self._norm(gray[y0:y1:2, x0:x1:2]))
 
     # ---- per frame
     def update(self, gray: np.ndarray) -> Registration:
@@ -304,17 +311,14 @@ class Registrar:
         if self._expected is None or self._expected[1] != (gray.shape[1], gray.shape[0]):
             return {}
         H = self._expected[0]
-        Hh, Ww = gray.shape[:2]
         params = self.detector.getDetectorParameters()
-        least_perimeter = params.minMarkerPerimeterRate * max(Ww, Hh)
+        least_perimeter = params.minMarkerPerimeterRate * max(gray.shape[:2])
         found: dict[int, np.ndarray] = {}
         for mid in sorted(wanted):
-            c = cv2.perspectiveTransform(self._board_corners[mid].reshape(-1, 1, 2), H).reshape(-1, 2)
+            c = self._marker_px(mid, H)
             side = float(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1).max())
             pad = max(float(EXPECTED_PAD_MIN_PX), EXPECTED_PAD_SIDES * side)
-            x0, y0 = np.floor(c.min(axis=0) - pad).astype(int)
-            x1, y1 = np.ceil(c.max(axis=0) + pad).astype(int)
-            x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(Ww, int(x1)), min(Hh, int(y1))
+            x0, y0, x1, y1 = _clamped_box(c, pad, pad, gray.shape)
             if x1 - x0 < 16 or y1 - y0 < 16:
                 return {}
             params.minMarkerPerimeterRate = least_perimeter / max(x1 - x0, y1 - y0)
@@ -390,14 +394,11 @@ class Registrar:
             H, _ = cv2.findHomography(src, dst, 0)
         if H is None:
             return
-        Hh, Ww = gray.shape[:2]
         for mid in sorted(wanted - set(found)):
-            c = cv2.perspectiveTransform(self._board_corners[mid].reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
+            c = self._marker_px(mid, H)
             side = float(np.linalg.norm(c[1] - c[0]))
             pad = max(8.0, 0.8 * side)
-            x0, y0 = np.floor(c.min(axis=0) - pad).astype(int)
-            x1, y1 = np.ceil(c.max(axis=0) + pad).astype(int)
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(Ww, x1), min(Hh, y1)
+            x0, y0, x1, y1 = _clamped_box(c, pad, pad, gray.shape)
             if x1 - x0 < 8 or y1 - y0 < 8:
                 continue
             crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
@@ -415,7 +416,6 @@ class Registrar:
         if H is None:
             return False
         for i, c in found.items():
-            p = cv2.perspectiveTransform(self._board_corners[i].reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
-            if float(np.max(np.linalg.norm(p - c, axis=1))) > tol_px:
+            if float(np.max(np.linalg.norm(self._marker_px(i, H) - c, axis=1))) > tol_px:
                 return False
         return True
