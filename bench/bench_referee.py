@@ -62,7 +62,7 @@ def main(argv: list[str]) -> int:
     from scorer.games.china.moves import Exchange, Place
     from scorer.games.china.simulate import random_game
     from tableref.demo import build_demo, wait_until
-    from tableref.runtime import start_dashboard
+    from tableref.dashboard import start_dashboard
 
     setup, sim_moves, final = random_game(args.seed, players=3)
     tmp = Path(tempfile.mkdtemp(prefix="bench-referee-"))

@@ -4,8 +4,9 @@
 kit (``scorer.core.registry.board_kit``: the set-up's board, else the kit's default, and its
 ``layout_id``). ``add_camera`` hangs a ``hardware.camera.SyntheticCamera`` over that layout and
 gives it to the runtime as a ``CameraDevice``, which reads it with ``vision.table_reader.TableReader``
-(the table model the enrolment saves lives in the demo's folder: ``tableref.demo.enrol_camera``).
-China's demo and the other games' demos use the same two calls.
+(the table model the enrolment saves lives in the demo's folder: ``tableref.demo_enrol.enrol_camera``).
+China's demo and the other games' demos use the same two calls, after ``wants_camera`` decided
+whether the demo hangs the camera at all (``camera_available``: whether it is installed).
 """
 
 from __future__ import annotations
@@ -14,9 +15,31 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from scorer.core.types import Message
+from tableref.demo_table import DemoError
 
 CAMERA_SIZE = (960, 720)  # the synthetic camera's frame: straight above the board, no noise
 CAMERA_SEED = 3
+
+
+def camera_available() -> bool:
+    """The synthetic camera is the vision helper's part; use it when it is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("hardware.camera") is not None
+
+
+def wants_camera(layout: Any, camera: bool | None, camera_only: bool) -> bool:
+    """Whether a demo hangs the synthetic camera over its board: ``camera`` None means when it is
+    installed and the board has a vision layout; ``camera_only`` needs both."""
+    if camera_only and camera is False:
+        raise DemoError("--camera-only and --no-camera contradict each other")
+    if camera_only and not camera_available():
+        raise DemoError("--camera-only needs the synthetic camera (hardware.camera and vision are not installed)")
+    if camera_only and layout is None:
+        raise DemoError("--camera-only needs a vision layout of the demo's board; this game's demo has none")
+    if layout is None:
+        return False
+    return camera_only or (camera_available() if camera is None else camera)
 
 
 def demo_layout(game_id: str, setup: Mapping[str, Any]) -> Any:

@@ -126,8 +126,8 @@ def _spaces() -> tuple[str, ...]:
     return pyramid + tuple(f"dot-{c}" for c in COLOURS) + tuple(f"price-{c}" for c in COLOURS) + tuple(f"price-{c}-law" for c in COLOURS)
 
 
-def _demo():  # built lazily by tableref.demo.game_demo
-    from tableref.demo import GameDemo
+def _demo():  # built lazily by tableref.demo_games.game_demo
+    from tableref.demo_games import GameDemo
 
     return GameDemo(
         game_id="cheops",

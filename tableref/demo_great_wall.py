@@ -106,8 +106,8 @@ SCRIPT: tuple[Step, ...] = (
 DEMO_SETUP = {"players": ["blue", "red", "green"], "deck": DEMO_DECK}
 
 
-def _demo():  # built lazily by tableref.demo.game_demo
-    from tableref.demo import GameDemo
+def _demo():  # built lazily by tableref.demo_games.game_demo
+    from tableref.demo_games import GameDemo
 
     return GameDemo(
         game_id="great_wall",

@@ -99,8 +99,8 @@ def _spaces() -> tuple[str, ...]:
     return tuple(out)
 
 
-def _demo():  # built lazily by tableref.demo.game_demo
-    from tableref.demo import GameDemo
+def _demo():  # built lazily by tableref.demo_games.game_demo
+    from tableref.demo_games import GameDemo
 
     return GameDemo(
         game_id="ming",

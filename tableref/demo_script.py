@@ -48,7 +48,7 @@ class Step:
 H, E = "house", "emissary"
 
 # the games whose demo works besides China's, in the order of ``tableref demo --game``; each has a
-# module ``tableref.demo_<game>`` with ``DEMO`` (a ``tableref.demo.GameDemo``)
+# module ``tableref.demo_<game>`` with ``DEMO`` (a ``tableref.demo_games.GameDemo``)
 GAME_DEMOS: tuple[str, ...] = ("great_wall", "cheops", "zhang_yi", "ming")
 
 SETUP = {"players": ["blue", "green", "red"], "board": "china-a"}

@@ -101,8 +101,8 @@ def _spaces() -> tuple[str, ...]:
     return tuple(str(a["space"]) for a in game.state_to_json(state)["areas"])
 
 
-def _demo():  # built lazily by tableref.demo.game_demo
-    from tableref.demo import GameDemo
+def _demo():  # built lazily by tableref.demo_games.game_demo
+    from tableref.demo_games import GameDemo
 
     return GameDemo(
         game_id="zhang_yi",

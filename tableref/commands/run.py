@@ -110,7 +110,8 @@ def _tell(args: argparse.Namespace, message: Message) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     from tableref.config import load_config
     from tableref.console import ConsolePrinter, format_scoreboard
-    from tableref.runtime import build_runtime, start_dashboard
+    from tableref.dashboard import start_dashboard
+    from tableref.runtime_config import build_runtime
 
     from tableref.appliance import ServiceHost, tune_malloc
 
@@ -161,7 +162,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from tableref.console import ConsolePrinter, format_scoreboard
     from tableref.demo import (DEMO_PIN, GAME_DEMOS, SCRIPT, SETUP, DemoStopped, build_demo, build_game_demo, demo_data_dir, enrol_camera,
                                game_demo, intro, run_script)
-    from tableref.runtime import start_dashboard
+    from tableref.dashboard import start_dashboard
 
     if args.speed <= 0:
         raise DemoArgError("--speed must be positive")

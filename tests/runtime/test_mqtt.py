@@ -236,7 +236,7 @@ def test_mqtt_configuration_defaults() -> None:
 
 def test_config_check_and_build_runtime_with_mqtt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tableref.cli import main
-    from tableref.runtime import build_runtime
+    from tableref.runtime_config import build_runtime
 
     conf = tmp_path / "table.toml"
     conf.write_text('[table]\nname = "Table 2"\n[game]\nid = "china"\nplayers = ["blue", "green", "red"]\n'

@@ -30,7 +30,7 @@ UNKNOWN_TAG = "04C0FFEE000102"  # a 7-byte NFC uid nobody enrolled
 def appliance(tmp_path: Path) -> Iterator[Any]:
     pytest.importorskip("hardware.camera")
     from tableref.demo import build_demo, wait_until
-    from tableref.runtime import start_dashboard
+    from tableref.dashboard import start_dashboard
 
     demo = build_demo(tmp_path / "table", camera=True, camera_fps=4.0)
     demo.runtime.start()
