@@ -41,7 +41,8 @@ def serve(threads: int) -> int:
     import random
 
     from web.app import create_app
-    from web.fake import FakeTableService, random_legal_move
+    from web.fake import FakeTableService
+    from web.fake_demo import random_legal_move
     from web.server import make_server
 
     service = FakeTableService(setup=SETUP)

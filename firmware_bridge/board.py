@@ -17,7 +17,7 @@ import time
 from typing import Callable
 
 from firmware_bridge.link import LinkHealth, SensorLink
-from firmware_bridge.session import Table
+from firmware_bridge.tag_table import Table
 from firmware_bridge.wiring import Mapped, WiringMap, map_table, observation
 from hardware.tag_registry import TagItem, TagRegistry
 from scorer.core.observation import Observation

@@ -16,7 +16,8 @@ from enum import StrEnum
 from typing import Callable
 
 from firmware_bridge.framing import Framer
-from firmware_bridge.session import Session, SessionState, Table
+from firmware_bridge.session import Session, SessionState
+from firmware_bridge.tag_table import Table
 from firmware_bridge.transport import PortResolver, PortSpec, SerialTransport, Transport, TransportLost
 
 log = logging.getLogger("firmware_bridge.link")

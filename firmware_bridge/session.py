@@ -13,22 +13,24 @@ What it guarantees (docs/sensor-protocol.md, "Host behaviour"):
 * every antenna's last change has a time on our clock (``changed``): the device's own change time
   when it sends one (protocol 1.1, kept by the device across any outage of the link or of this
   program), else when we learned of the change. The referee orders moves by these times.
+
+The counting and logging of faults is ``firmware_bridge.faults``; the table, its diff and a
+snapshot being assembled, ``firmware_bridge.tag_table``; the device's clock on ours,
+``firmware_bridge.change_times``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import deque
-from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable
 
+from firmware_bridge.change_times import DeviceClock, stamp_snapshot
+from firmware_bridge.faults import Counters, add_device_counters, count_bad_frame, note_device_error
 from firmware_bridge.firmware.tablefw import wire
 from firmware_bridge.framing import (
     BadFrame,
-    Damage,
     DeviceError,
-    ErrorCode,
     Frame,
     FrameType,
     Heartbeat,
@@ -42,75 +44,15 @@ from firmware_bridge.framing import (
     decode,
     encode_command,
 )
+from firmware_bridge.tag_table import PartialSnapshot, Table, table_diff, uid_hex
 
 log = logging.getLogger("firmware_bridge.session")
-
-Table = dict[int, frozenset[bytes]]
-
 
 class SessionState(StrEnum):
     WAITING_HELLO = "waiting_hello"
     WAITING_SNAPSHOT = "waiting_snapshot"
     LIVE = "live"
     INCOMPATIBLE = "incompatible"
-
-
-@dataclass(slots=True)
-class Counters:
-    """Everything the link has seen go wrong (and right). Monotonic over the life of the link."""
-
-    frames_good: int = 0
-    frames_bad: int = 0
-    crc_errors: int = 0
-    garbage_chunks: int = 0
-    garbage_bytes: int = 0
-    oversized: int = 0
-    malformed: int = 0
-    duplicates: int = 0
-    out_of_order: int = 0
-    stale_frames: int = 0
-    naks_sent: int = 0
-    acks_sent: int = 0
-    syncs_sent: int = 0
-    snapshot_requests: int = 0
-    snapshots: int = 0
-    resyncs_changed: int = 0
-    device_reboots: int = 0
-    digest_mismatches: int = 0
-    device_errors: int = 0
-    flicker: int = 0
-    reader_errors: int = 0
-    device_rx_bad: int = 0
-    resent_by_device: int = 0
-
-    def as_dict(self) -> dict[str, int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def uid_hex(uid: bytes) -> str:
-    return uid.hex().upper()
-
-
-def table_diff(old: Mapping[int, Iterable[bytes]], new: Mapping[int, Iterable[bytes]]) -> list[str]:
-    """Readable differences between two tables, one string per antenna that changed."""
-    out = []
-    for antenna in sorted(set(old) | set(new)):
-        a, b = set(old.get(antenna, ())), set(new.get(antenna, ()))
-        if a != b:
-            parts = [f"+{uid_hex(u)}" for u in sorted(b - a)] + [f"-{uid_hex(u)}" for u in sorted(a - b)]
-            out.append(f"antenna {antenna}: {' '.join(parts)}")
-    return out
-
-
-class _Snapshot:
-    __slots__ = ("snap_id", "entries", "got", "table", "times")
-
-    def __init__(self, begin: SnapBegin) -> None:
-        self.snap_id = begin.snap_id
-        self.entries = begin.entries
-        self.got = 0
-        self.table: dict[int, set[bytes]] = {}
-        self.times: dict[int, int] = {}   # antenna -> device ms of its last change (protocol 1.1)
 
 
 class Session:
@@ -143,7 +85,7 @@ class Session:
         self._tag: int | None = None
         self._expected = 0
         self._reorder: dict[int, Frame] = {}
-        self._snapshot: _Snapshot | None = None
+        self._snapshot: PartialSnapshot | None = None
         self._last_sync_at: float | None = None
         self._snapreq_at: float | None = None
         self._last_nak: tuple[int, float] | None = None
@@ -153,7 +95,7 @@ class Session:
         self._silence_logged = False
         self.changed: dict[int, float] = {}   # antenna -> when it last changed, on our clock
         self.times_on = False                 # the device sends change times (protocol 1.1)
-        self._offsets: deque[float] = deque(maxlen=40)   # our clock minus the device's, per heartbeat
+        self._device_clock = DeviceClock()
         self._times_asked: int | None = None  # boot id we asked to switch change times on
 
     # ---- link events -------------------------------------------------------------------
@@ -233,21 +175,7 @@ class Session:
     # ---- damage ------------------------------------------------------------------------
 
     def _bad(self, item: BadFrame, now: float) -> None:
-        c = self.counters
-        c.frames_bad += 1
-        if item.damage is Damage.CRC:
-            c.crc_errors += 1
-            log.warning("sensor-board: corrupt frame (%d bytes, CRC mismatch) dropped", item.size)
-        elif item.damage is Damage.MALFORMED:
-            c.malformed += 1
-            log.warning("sensor-board: malformed frame dropped: %s", item.detail)
-        elif item.damage is Damage.OVERSIZED:
-            c.oversized += 1
-            log.warning("sensor-board: %d bytes without a frame delimiter dropped", item.size)
-        else:
-            c.garbage_chunks += 1
-            c.garbage_bytes += item.size
-            log.warning("sensor-board: %d bytes of garbage between frames skipped", item.size)
+        count_bad_frame(self.counters, item)
         if self.state in (SessionState.WAITING_SNAPSHOT, SessionState.LIVE):
             self._nak(now, evidence=True)   # most likely the frame we expect next: ask at once
 
@@ -297,30 +225,22 @@ class Session:
         if isinstance(msg, TagEvent):
             return self._tag_event(msg, now)
         if isinstance(msg, SnapBegin):
-            self._snapshot = _Snapshot(msg)
+            self._snapshot = PartialSnapshot(msg)
             return False
         if isinstance(msg, SnapEntry):
             snap = self._snapshot
             if snap is None or snap.snap_id != msg.snap_id:
                 log.warning("sensor-board: snapshot entry of snapshot %d without its beginning ignored", msg.snap_id)
                 return False
-            snap.table.setdefault(msg.antenna, set()).update(msg.uids)
-            if msg.t_ms is not None:
-                snap.times[msg.antenna] = msg.t_ms
-            snap.got += 1
+            snap.add(msg)
             return False
         if isinstance(msg, SnapEnd):
             return self._snapshot_end(msg, now)
         return False
 
     def device_time(self, t_ms: int | None, now: float) -> float:
-        """A device change time on our clock (``now`` when there is none, or no clock offset yet).
-
-        Each heartbeat gives our clock minus the device's plus the delay on the way; the smallest
-        recent one is the offset with the least delay in it."""
-        if t_ms is None or not self._offsets:
-            return now
-        return min(now, min(self._offsets) + t_ms / 1000.0)
+        """A device change time on our clock (``now`` when there is none, or no clock offset yet)."""
+        return self._device_clock.device_time(t_ms, now)
 
     def _tag_event(self, ev: TagEvent, now: float) -> bool:
         if self.table is None or self.state is not SessionState.LIVE:
@@ -363,20 +283,20 @@ class Session:
         if snap is None or snap.snap_id != end.snap_id:
             log.warning("sensor-board: end of snapshot %d without its beginning ignored", end.snap_id)
             return False
-        tags = sum(len(u) for u in snap.table.values())
-        if snap.got != end.entries or tags != end.tags or wire.table_digest(snap.table) != end.digest:
+        tags = snap.tags()
+        if not snap.whole(end):
             log.warning("sensor-board: snapshot %d inconsistent (%d/%d entries, %d/%d tags); asking again",
                         end.snap_id, snap.got, end.entries, tags, end.tags)
             self._request_snapshot(now, force=True)
             return False
-        new: Table = {a: frozenset(u) for a, u in snap.table.items() if u}
+        new: Table = snap.result()
         old = self.table
         self.counters.snapshots += 1
         self.state = SessionState.LIVE
         self._snapreq_at = None
         if end.t_ms is not None:
-            self._offsets.append(now - end.t_ms / 1000.0)
-        self._stamp_snapshot(old, new, snap.times, now)
+            self._device_clock.observe(now, end.t_ms)
+        stamp_snapshot(self.changed, self._device_clock, old, new, snap.times, now)
         if old is None:
             self.table = new
             log.info("sensor-board: snapshot received: %d tags on %d antennas", tags, len(new))
@@ -390,15 +310,6 @@ class Session:
         log.warning("sensor-board: resynchronised from snapshot: %d antenna(s) changed while we were not looking: %s",
                     len(diff), "; ".join(diff))
         return True
-
-    def _stamp_snapshot(self, old: Table | None, new: Table, times: dict[int, int], now: float) -> None:
-        """Change times after a snapshot: the device's where it sent them; otherwise ``now`` for
-        every antenna that differs from what we believed (we cannot know when it changed)."""
-        for antenna in set(new) | set(old or {}):
-            if antenna in times:
-                self.changed[antenna] = self.device_time(times[antenna], now)
-            elif old is None or old.get(antenna) != new.get(antenna):
-                self.changed[antenna] = now
 
     # ---- unsequenced frames ------------------------------------------------------------
 
@@ -416,7 +327,7 @@ class Session:
         elif isinstance(msg, Heartbeat):
             self._heartbeat(msg, frame.tag, now)
         elif isinstance(msg, DeviceError):
-            self._device_error(msg)
+            note_device_error(self.counters, self.faulty_antennas, msg)
         return False
 
     def _hello(self, hello: Hello, tag: int, now: float, flags: int = 0) -> None:
@@ -429,7 +340,7 @@ class Session:
             self.hello = hello
             return
         if previous is None or previous.boot_id != hello.boot_id or previous.board_id != hello.board_id:
-            self._offsets.clear()   # another boot: another clock
+            self._device_clock.forget()
         if previous is not None and (previous.boot_id != hello.boot_id or previous.board_id != hello.board_id):
             self.counters.device_reboots += 1
             self._device_base = None
@@ -470,8 +381,8 @@ class Session:
             if self._last_sync_at is None or now - self._last_sync_at >= self.sync_every / 5:
                 self._sync(now)
             return
-        self._device_counters(hb)
-        self._offsets.append(now - hb.uptime_ms / 1000.0)
+        self._device_base = add_device_counters(self.counters, self._device_base, hb)
+        self._device_clock.observe(now, hb.uptime_ms)
         if self.state is SessionState.WAITING_HELLO:
             return
         ahead = wire.seq_diff(hb.next_seq, self._expected)
@@ -489,35 +400,6 @@ class Session:
             log.warning("sensor-board: our table differs from the board's (digest %04x != %04x); asking for a snapshot",
                         wire.table_digest(self.table), hb.digest)
             self._request_snapshot(now)
-
-    def _device_counters(self, hb: Heartbeat) -> None:
-        values = {"flicker": hb.flicker, "reader_errors": hb.reader_errors, "device_rx_bad": hb.rx_bad,
-                  "resent_by_device": hb.resent}
-        base = self._device_base or {k: 0 for k in values}
-        self._device_base = values
-        deltas = {k: (v - base[k]) & 0xFFFF for k, v in values.items()}
-        for k, d in deltas.items():
-            setattr(self.counters, k, getattr(self.counters, k) + d)
-        if deltas["flicker"]:
-            where = "" if hb.last_flicker_antenna is None else f", last on antenna {hb.last_flicker_antenna}"
-            log.warning("sensor-board: firmware suppressed %d flickering read(s)%s", deltas["flicker"], where)
-        if deltas["device_rx_bad"]:
-            log.warning("sensor-board: device received %d corrupt frame(s) from us", deltas["device_rx_bad"])
-        if deltas["resent_by_device"]:
-            log.info("sensor-board: device resent %d frame(s)", deltas["resent_by_device"])
-        if deltas["reader_errors"]:
-            log.warning("sensor-board: %d reader error(s) on the board", deltas["reader_errors"])
-
-    def _device_error(self, err: DeviceError) -> None:
-        self.counters.device_errors += 1
-        where = "" if err.antenna is None else f" on antenna {err.antenna}"
-        if err.code is ErrorCode.READER_FAULT and err.antenna is not None:
-            self.faulty_antennas.add(err.antenna)
-        elif err.code is ErrorCode.READER_OK and err.antenna is not None:
-            self.faulty_antennas.discard(err.antenna)
-            log.info("sensor-board: device reports %s%s: %s", err.name, where, err.text)
-            return
-        log.warning("sensor-board: device reports %s%s (detail %d): %s", err.name, where, err.detail, err.text)
 
     # ---- commands ----------------------------------------------------------------------
 

@@ -119,7 +119,7 @@ def rectify(frame: np.ndarray, homography: np.ndarray, layout: Layout, px_per_mm
 
 
 def default_calibration(layout: Layout, px_per_mm: float = PX_PER_MM) -> Calibration:
-    from vision.render import board_texture
+    from vision.render_texture import board_texture
 
     tex = board_texture(layout)
     ref = cv2.resize(tex, rectified_size(layout, px_per_mm), interpolation=cv2.INTER_AREA)

@@ -8,7 +8,9 @@ noise and JPEG compression. The ground truth says which pieces are on which spac
 the hand covers, and the true homography.
 
 Where the pieces stand is ``vision.placement``; the tags they carry in marker mode,
-``vision.piece_tags`` (both re-exported here, where tests and tools find them).
+``vision.piece_tags``; what a frame is told besides its pieces, ``vision.render_conditions``; the
+printed board, ``vision.render_texture``; the hand's shape and what it hides, ``vision.render_hand``
+(all re-exported here, where tests and tools find them).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import math
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -25,7 +27,7 @@ import numpy as np
 from scorer.core.types import Board, Piece
 from vision.geometry import Camera, look_at_camera
 from vision.layout import Layout
-from vision.markers import PIECE_DICTIONARY, dictionary, marker_bits
+from vision.markers import PIECE_DICTIONARY
 from vision.dice import die_kinds
 from vision.face_art import draw_face, face_art, face_corners, printed_copy, printed_kinds, turned
 from vision.render_dice import draw_die_pips
@@ -33,10 +35,14 @@ from vision.card_rows import draw_card, is_card
 from vision.placement import PRINTED_ANGLE_SHARE, Placement, PlacementError, place_pieces
 from vision.piece_tags import (DEFAULT_SET, TAG_QUIET_CELLS, TagMap, _draw_tag, default_tag_map, square_on_piece,
                                sticker_size_mm, tag_size_mm, tags_by_piece)
+from vision.render_conditions import SKIN_TONES, Conditions, Hand, Shadow, random_conditions
+from vision.render_hand import covered_by_hand, hand_polygons
+from vision.render_texture import TEXTURE_PX_PER_MM, board_texture, cached_board_texture
 from vision.scenes import random_board
 
-# from PRINTED_ANGLE_SHARE on: re-exported from vision.placement, vision.piece_tags and vision.scenes, where
-# tests, tools and benchmarks find them
+# Conditions, Hand, Shadow, SKIN_TONES, random_conditions, TEXTURE_PX_PER_MM, board_texture, hand_polygons and
+# everything from PRINTED_ANGLE_SHARE on: re-exported from their own modules, where tests, tools and benchmarks
+# find them
 __all__ = [
     "Conditions", "Hand", "Rendered", "Shadow", "Truth", "SKIN_TONES", "TABLE_RGB", "TEXTURE_PX_PER_MM", "TagMap",
     "board_texture", "frame_camera", "hand_polygons", "random_conditions", "render", "with_faces", "without_piece",
@@ -45,65 +51,7 @@ __all__ = [
     "tags_by_piece", "random_board",
 ]
 
-TEXTURE_PX_PER_MM = 2.0
 TABLE_RGB = (120, 86, 60)
-SKIN_TONES = ((232, 190, 160), (210, 160, 120), (170, 120, 90), (120, 80, 55), (245, 205, 180))
-
-
-@dataclass(frozen=True, slots=True)
-class Hand:
-    """An arm reaching over the board: the hand centred at ``target`` (board mm), the arm coming
-    from direction ``from_deg``, ``height`` mm above the board."""
-
-    target: tuple[float, float]
-    from_deg: float
-    height: float = 60.0
-    scale: float = 1.0
-    rgb: tuple[int, int, int] = SKIN_TONES[0]
-    shadow: float = 0.6  # darkening factor of its shadow (1 = none)
-
-
-@dataclass(frozen=True, slots=True)
-class Shadow:
-    """A soft shadow (e.g. of a person) over a convex polygon of the board, in board mm."""
-
-    polygon: tuple[tuple[float, float], ...]
-    factor: float = 0.7
-    softness_px: float = 25.0
-
-
-@dataclass(frozen=True, slots=True)
-class Conditions:
-    """Everything about one frame except the pieces. ``random_conditions`` draws these."""
-
-    size: tuple[int, int] = (1280, 720)
-    fov_deg: float = 66.0
-    fill: float = 0.85
-    tilt_deg: float = 0.0
-    tilt_azimuth_deg: float = 0.0
-    roll_deg: float = 0.0
-    offset: tuple[float, float] = (0.0, 0.0)  # shift of the aim point, fraction of the board size
-    brightness: float = 1.0
-    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # multipliers on R, G, B
-    gradient: float = 0.0  # light falls off by this fraction across the board
-    gradient_deg: float = 0.0
-    vignette: float = 0.0
-    shadows: tuple[Shadow, ...] = ()
-    hand: Hand | None = None
-    blur_sigma: float = 0.0
-    noise_sigma: float = 0.0
-    jpeg_quality: int | None = None
-    jitter_mm: float = 2.0
-    light_deg: float = 225.0  # light azimuth (for piece shading and shadows)
-    seed: int = 0
-
-    def describe(self) -> dict[str, object]:
-        return {
-            "tilt_deg": round(self.tilt_deg, 1), "roll_deg": round(self.roll_deg, 1), "fill": round(self.fill, 2),
-            "fov_deg": round(self.fov_deg, 1), "blur": round(self.blur_sigma, 2), "noise": round(self.noise_sigma, 1),
-            "jpeg": self.jpeg_quality, "gradient": round(self.gradient, 2), "vignette": round(self.vignette, 2),
-            "brightness": round(self.brightness, 2), "shadows": len(self.shadows), "hand": self.hand is not None,
-        }
 
 
 @dataclass(frozen=True)
@@ -121,72 +69,6 @@ class Rendered:
     image: np.ndarray  # BGR uint8
     truth: Truth
     conditions: Conditions
-
-
-# --------------------------------------------------------------------------------------------
-# board texture
-
-@lru_cache(maxsize=8)
-def _board_texture_cached(layout_key: int, layout: Layout) -> np.ndarray:
-    return board_texture(layout)
-
-
-def board_texture(layout: Layout, px_per_mm: float = TEXTURE_PX_PER_MM) -> np.ndarray:
-    """The printed board (BGR) at ``px_per_mm``: parchment, tinted provinces, roads, spaces and
-    the four corner markers with their white quiet zones."""
-    W, H = int(round(layout.size[0] * px_per_mm)), int(round(layout.size[1] * px_per_mm))
-    bg = layout.background_rgb[::-1]
-    img = np.empty((H, W, 3), np.uint8)
-    img[:] = bg
-    rng = np.random.default_rng(12345)
-    grain = cv2.GaussianBlur(rng.normal(0, 6, (H, W)).astype(np.float32), (0, 0), 3)
-    for y0 in range(0, H, 256):  # in bands: two board-sized float copies added to the start-up peak
-        band = img[y0:y0 + 256].astype(np.float32)
-        band += grain[y0:y0 + 256, :, None]
-        img[y0:y0 + 256] = np.clip(band, 0, 255, out=band).astype(np.uint8)
-    del grain
-    s = px_per_mm
-
-    def pts(poly: Iterable[Sequence[float]]) -> np.ndarray:
-        return (np.asarray(list(poly), np.float64) * s * 16).astype(np.int32)
-
-    for reg in layout.regions:
-        tint = reg.get("tint_rgb")
-        if tint:
-            cv2.fillPoly(img, [pts(reg["polygon"])], tuple(int(v) for v in tint[::-1]), cv2.LINE_AA, 4)
-        cv2.polylines(img, [pts(reg["polygon"])], True, (70, 80, 95), max(1, int(s)), cv2.LINE_AA, 4)
-        label = reg.get("label") or reg["id"]
-        x0, y0 = np.min(np.asarray(reg["polygon"]), axis=0)
-        cv2.putText(img, label.upper(), (int((x0 + 5) * s), int((y0 + 14) * s)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.22 * s, (80, 90, 110), max(1, int(s)), cv2.LINE_AA)
-    centres = {sp.id: sp.centre for sp in layout.spaces}
-    for a, b in layout.roads:
-        pa, pb = np.asarray(centres[a]), np.asarray(centres[b])
-        cv2.line(img, tuple(int(v) for v in pa * s * 16), tuple(int(v) for v in pb * s * 16), (60, 100, 150),
-                 max(1, int(3 * s)), cv2.LINE_AA, 4)
-    for sp in layout.spaces:
-        fill = (238, 242, 244) if sp.kind != "dragon" else (200, 210, 225)
-        if sp.kind in layout.source.get("space_fill", {}):  # the layout's own print (BGR here)
-            fill = tuple(int(v) for v in layout.source["space_fill"][sp.kind][::-1])
-        cv2.fillPoly(img, [pts(sp.polygon)], fill, cv2.LINE_AA, 4)
-        cv2.polylines(img, [pts(sp.polygon)], True, (50, 60, 70), max(1, int(1.2 * s)), cv2.LINE_AA, 4)
-        if sp.kind == "dragon":
-            cx, cy = sp.centre
-            r = (sp.radius or 20) * 0.55
-            cv2.ellipse(img, (int(cx * s * 16), int(cy * s * 16)), (int(r * s * 16), int(r * 0.6 * s * 16)), 20, 0, 300,
-                        (90, 110, 160), max(1, int(s)), cv2.LINE_AA, 4)
-    d = dictionary(layout.dictionary)
-    cells = marker_bits(layout.dictionary)
-    for m in layout.markers:
-        body = int(round(layout.marker_size * s))
-        q = body / cells
-        x0 = int(round((m.centre[0] - layout.marker_size / 2) * s))
-        y0 = int(round((m.centre[1] - layout.marker_size / 2) * s))
-        qi = int(round(q))
-        img[y0 - qi:y0 + body + qi, x0 - qi:x0 + body + qi] = 255
-        tag = cv2.aruco.generateImageMarker(d, m.id, body)
-        img[y0:y0 + body, x0:x0 + body] = tag[..., None]
-    return img
 
 
 # --------------------------------------------------------------------------------------------
@@ -246,35 +128,6 @@ def _draw_prism(img: np.ndarray, cam: Camera, outline: np.ndarray, z0: float, z1
     return top
 
 
-def hand_polygons(hand: Hand) -> list[np.ndarray]:
-    """Arm, palm and fingers as convex polygons in board mm."""
-    s = hand.scale
-    tx, ty = hand.target
-    a = math.radians(hand.from_deg)
-    d = np.array([math.cos(a), math.sin(a)])  # towards the shoulder
-    n = np.array([-d[1], d[0]])
-    t = np.array([tx, ty])
-    polys = []
-    start = t + d * 900
-    arm_w = 38 * s
-    wrist = t + d * 55 * s
-    polys.append(np.array([start + n * arm_w * 1.2, start - n * arm_w * 1.2, wrist - n * arm_w, wrist + n * arm_w]))
-    ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    palm = np.stack([45 * s * np.cos(ang), 52 * s * np.sin(ang)], axis=1)
-    rot = np.column_stack([n, d])
-    polys.append(palm @ rot.T + t)
-    for k, off in enumerate((-30, -11, 8, 26)):
-        base = t + n * off * s - d * 30 * s
-        length = (55 + (8 if k in (1, 2) else 0)) * s
-        tip = base - d * length + n * off * 0.15 * s
-        w = 8.5 * s
-        polys.append(np.array([base + n * w, base - n * w, tip - n * w * 0.85, tip + n * w * 0.85]))
-    thumb_base = t + n * 40 * s
-    thumb_tip = thumb_base + n * 40 * s - d * 25 * s
-    polys.append(np.array([thumb_base + d * 10 * s, thumb_base - d * 10 * s, thumb_tip - d * 8 * s, thumb_tip + d * 8 * s]))
-    return polys
-
-
 # --------------------------------------------------------------------------------------------
 # the frame
 
@@ -324,7 +177,7 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
     dice_rng = np.random.default_rng([c.seed, 6])  # its own stream: frames without dice stay as they were
     placements = with_faces(layout, placements, dice, dice_rng)
     img = _table_cached(c.size, c.seed % 4).copy()
-    tex = _board_texture_cached(id(layout), layout) if texture is None else texture
+    tex = cached_board_texture(id(layout), layout) if texture is None else texture
     S = np.diag([TEXTURE_PX_PER_MM, TEXTURE_PX_PER_MM, 1.0])
     cv2.warpPerspective(tex, Hb @ np.linalg.inv(S), (W, H), dst=img, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
@@ -413,7 +266,7 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
         skin = rgbh[None, :] * shade[:, None] + tex_n[ys, xs][:, None]
         skin *= (f_full[ys, xs] ** 0.3)[:, None]
         img_f[ys, xs] = img_f[ys, xs] * (1 - alpha) + skin * alpha
-        occluded, covered_markers = _covered(layout, cam, mask, piece_masks)
+        occluded, covered_markers = covered_by_hand(layout, cam, mask, piece_masks)
     img_f *= wb
     out = np.clip(img_f, 0, 255).astype(np.uint8)
     if c.blur_sigma > 0:
@@ -448,41 +301,8 @@ def with_faces(layout: Layout, placements: Sequence[Placement], dice: Sequence[i
     return tuple(out)
 
 
-def _covered(layout: Layout, cam: Camera, hand_mask: np.ndarray, piece_masks: Mapping[str, list[np.ndarray]]
-             ) -> tuple[frozenset[str], frozenset[int]]:
-    """Spaces whose area (grown by 3 mm) or whose pieces the hand overlaps."""
-    H, W = hand_mask.shape
-    out = set()
-    for sp in layout.spaces:
-        poly = np.asarray(sp.polygon)
-        c = np.asarray(sp.centre)
-        v = poly - c
-        grown = c + v * (1 + 3.0 / max(1.0, float(np.linalg.norm(v, axis=1).mean())))
-        shapes = [cam.project(grown).astype(np.float32)] + list(piece_masks.get(sp.id, []))
-        for shp in shapes:
-            x0, y0 = np.floor(shp.reshape(-1, 2).min(axis=0)).astype(int)
-            x1, y1 = np.ceil(shp.reshape(-1, 2).max(axis=0)).astype(int) + 1
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
-            if x1 <= x0 or y1 <= y0:
-                continue
-            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            cv2.fillPoly(m, [np.round((shp.reshape(-1, 2) - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_8, 4)
-            if np.any((m > 0) & (hand_mask[y0:y1, x0:x1] > 127)):
-                out.add(sp.id)
-                break
-    markers = set()
-    for mid, corners in layout.marker_corners_mm().items():
-        p = cam.project(corners)
-        x0, y0 = np.floor(p.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(p.max(axis=0)).astype(int) + 1
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
-        if x1 > x0 and y1 > y0 and np.any(hand_mask[y0:y1, x0:x1] > 0):
-            markers.add(mid)
-    return frozenset(out), frozenset(markers)
-
-
 # --------------------------------------------------------------------------------------------
-# random scenes
+# a piece taken away
 
 def without_piece(layout: Layout, first: Rendered, gone: Placement, radius_px: int = 40) -> np.ndarray:
     """``first``'s frame with one placed piece taken away and nothing else changed (a move, for
@@ -499,54 +319,3 @@ def without_piece(layout: Layout, first: Rendered, gone: Placement, radius_px: i
     y0, x0 = max(0, y - r), max(0, x - r)
     out[y0:y + r, x0:x + r] = without[y0:y + r, x0:x + r]
     return out
-
-
-def random_conditions(layout: Layout, rng: np.random.Generator, *, size: tuple[int, int] = (1280, 720),
-                      hand_probability: float = 0.3, strength: float = 1.0) -> Conditions:
-    """Draw a frame's conditions: camera pose, light, shadows, hand, blur, noise, JPEG.
-    ``strength`` 0 gives a clean frontal view, 1 the full range used by the benchmark."""
-    s = strength
-    w, h = layout.size
-    shadows = []
-    if rng.random() < 0.35 * s:
-        # a person's shadow falling in from one edge
-        edge = rng.integers(4)
-        depth = rng.uniform(0.15, 0.45)
-        x0, x1 = sorted(rng.uniform(0, w, 2))
-        y0, y1 = sorted(rng.uniform(0, h, 2))
-        poly = {0: [(x0, -50), (x1, -50), (x1, depth * h), (x0, depth * h)],
-                1: [(w + 50, y0), (w + 50, y1), (w * (1 - depth), y1), (w * (1 - depth), y0)],
-                2: [(x0, h + 50), (x1, h + 50), (x1, h * (1 - depth)), (x0, h * (1 - depth))],
-                3: [(-50, y0), (-50, y1), (depth * w, y1), (depth * w, y0)]}[int(edge)]
-        shadows.append(Shadow(tuple(poly), float(rng.uniform(0.55, 0.85)), float(rng.uniform(15, 45))))
-    hand = None
-    if rng.random() < hand_probability:
-        spaces = layout.spaces
-        target = spaces[int(rng.integers(len(spaces)))].centre
-        target = (target[0] + rng.uniform(-30, 30), target[1] + rng.uniform(-30, 30))
-        # the arm comes from the nearest long edge's side, roughly
-        from_deg = float(rng.uniform(0, 360))
-        hand = Hand(target, from_deg, float(rng.uniform(30, 150)), float(rng.uniform(0.85, 1.15)),
-                    SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], float(rng.uniform(0.5, 0.85)))
-    return Conditions(
-        size=size,
-        fov_deg=float(rng.uniform(55, 75)),
-        fill=float(rng.uniform(0.78, 0.95)) if s else 0.88,
-        tilt_deg=float(rng.uniform(0, 22 * s)),
-        tilt_azimuth_deg=float(rng.uniform(0, 360)),
-        roll_deg=float(rng.uniform(-180, 180) * s if rng.random() < 0.3 * s else rng.uniform(-8, 8) * s),
-        offset=(float(rng.uniform(-0.04, 0.04) * s), float(rng.uniform(-0.04, 0.04) * s)),
-        brightness=float(rng.uniform(1 - 0.35 * s, 1 + 0.12 * s)),
-        white_balance=tuple(float(v) for v in rng.uniform(1 - 0.12 * s, 1 + 0.12 * s, 3)),
-        gradient=float(rng.uniform(0, 0.35 * s)),
-        gradient_deg=float(rng.uniform(0, 360)),
-        vignette=float(rng.uniform(0, 0.3 * s)),
-        shadows=tuple(shadows),
-        hand=hand,
-        blur_sigma=float(rng.uniform(0, 1.3 * s)),
-        noise_sigma=float(rng.uniform(0, 6 * s)),
-        jpeg_quality=int(rng.integers(55, 96)) if rng.random() < 0.8 * s else None,
-        jitter_mm=2.0,
-        light_deg=float(rng.uniform(0, 360)),
-        seed=int(rng.integers(2**31)),
-    )

@@ -53,7 +53,8 @@ from scorer.core.types import Board, Piece
 from vision.evaluate import truth_to_json
 from vision.layout import Layout
 from vision.placement import PlacementError
-from vision.render import Conditions, Rendered, random_conditions, render
+from vision.render import Rendered, render
+from vision.render_conditions import Conditions, random_conditions
 from vision.scenes import random_position
 
 SIZE = (1280, 720)

@@ -15,7 +15,8 @@ from typing import Sequence
 
 from web.app import create_app
 from web.boards import BoardLibrary
-from web.fake import DemoDriver, FakeTableService
+from web.fake import FakeTableService
+from web.fake_demo import DemoDriver
 from web.server import make_server
 
 

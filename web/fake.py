@@ -6,12 +6,12 @@ an illegal move raises a flag that stays until the pieces are taken back or an a
 undo replays the accepted moves minus the last, and every change is published on a real
 ``EventBus`` (a specific event, then a full ``state`` snapshot) before the call returns.
 What it does not have are devices: ``devices()`` reports emulated ones, and the camera pictures
-are drawn from the board geometry.
+are drawn from the board geometry (``web.fake_picture``). Its exports are ``web.fake_exports``;
+something to play on it, ``web.fake_demo``.
 """
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from dataclasses import dataclass, field
@@ -22,12 +22,14 @@ import cv2
 import numpy as np
 
 from scorer.core import Game, SetupOptions, get_game
-from scorer.core.boardkit import PLAYER_HEX, moved_spaces
+from scorer.core.boardkit import moved_spaces
 from scorer.core.registry import board_kit
 from scorer.core.types import InvalidRecord, Message, Violation
 from tableref import service as svc
 from tableref.service import BoardImage, CommandResult, EventBus
 from web.boards import default_markers
+from web.fake_exports import bgstats, game_record, history_csv
+from web.fake_picture import camera_jpeg, draw_board
 
 PIECE_KINDS = {"china": ("house", "emissary", "fortress")}
 CARD_KINDS = {"china": ("violet", "yellow", "orange", "green", "red")}
@@ -216,13 +218,7 @@ class FakeTableService:
         img = self._render()
         if img is None:
             return None
-        h, w = img.shape[:2]
-        # a camera sees the board in perspective, on a table
-        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        dst = np.float32([[w * 0.08, h * 0.06], [w * 0.93, h * 0.03], [w * 0.98, h * 0.97], [w * 0.03, h * 0.92]])
-        warped = cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (w, h), borderValue=(60, 86, 120))
-        ok, buf = cv2.imencode(".jpg", warped, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        return buf.tobytes() if ok else None
+        return camera_jpeg(img)
 
     def board_image(self) -> BoardImage | None:
         geo = self._current_geometry()
@@ -255,38 +251,17 @@ class FakeTableService:
         return _ok(Message.t('web.fake.tag_enrolled', uid=uid))
 
     # -- exports (the same shapes as the runtime's) ---------------------------------------------------
-    def _walls(self) -> tuple[str | None, str | None]:
-        from datetime import datetime, timezone
-
-        times = [h["at"] for h in self._history if h["type"] in (svc.NEW_GAME, svc.MOVE_ACCEPTED)]
-        iso = [datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds") for t in times]
-        return (iso[0] if iso else None), (iso[-1] if len(iso) > 1 else None)
-
     def export_record(self) -> dict[str, Any]:
-        from scorer.records import to_record
-
         with self._lock:
-            if self._game is None or self._options is None:
-                return {}
-            return to_record(self._game, self._options, list(self._moves), {"source": "tableref fake table"})
+            return game_record(self._game, self._options, self._moves)
 
     def export_csv(self) -> str:
         with self._lock:
-            rows = ["id,type,actor,description_en,description_zh"]
-            for h in self._history:
-                d = h["description"]
-                rows.append(",".join(str(x).replace(",", ";") for x in (h["id"], h["type"], h["actor"], d["en"], d["zh"])))
-            return "\n".join(rows) + "\n"
+            return history_csv(self._history)
 
     def export_bgstats(self, lang: str = "en") -> dict[str, Any]:
-        from tableref.bgstats import NotFinished, bgstats_play
-
         with self._lock:
-            if self._game is None or self._options is None:
-                raise NotFinished("no game")
-            started, ended = self._walls()
-            return bgstats_play(game=self._game, setup=self._options, state=self._state, started=started, ended=ended,
-                                play_id=f"fake:{started}", lang=lang)
+            return bgstats(self._game, self._options, self._state, self._history, lang)
 
     # -- what the sensors and the table do (test and demo drivers) ------------------------------
     def play(self, move: Mapping[str, Any] | Any, actor: str = "sensors") -> CommandResult:
@@ -449,56 +424,7 @@ class FakeTableService:
         geo = geo or self._current_geometry()
         if geo is None:
             return None
-        w, h = geo["size"]
-        img = np.full((int(h * px_per_mm), int(w * px_per_mm), 3), (184, 214, 226), np.uint8)
-
-        def bgr(hex_: str) -> tuple[int, int, int]:
-            v = hex_.lstrip("#")
-            return int(v[4:6], 16), int(v[2:4], 16), int(v[0:2], 16)
-
-        def pt(x: float, y: float) -> tuple[int, int]:
-            return int(round(x * px_per_mm)), int(round(y * px_per_mm))
-
-        for r in geo["regions"]:
-            poly = np.array([pt(x, y) for x, y in r["polygon"]], np.int32)
-            if str(r.get("fill", "none")).startswith("#"):
-                cv2.fillPoly(img, [poly], bgr(r["fill"]))
-            cv2.polylines(img, [poly], True, (90, 90, 90), 2)
-        centre = {s["id"]: (s["x"], s["y"]) for s in geo["spaces"]}
-        for a, b in geo.get("roads", []):
-            if a in centre and b in centre:
-                cv2.line(img, pt(*centre[a]), pt(*centre[b]), (70, 110, 150), 4)
-        for s in geo["spaces"]:
-            if "points" in s:
-                poly = np.array([pt(x, y) for x, y in s["points"]], np.int32)
-                cv2.fillPoly(img, [poly], (225, 232, 238))
-                cv2.polylines(img, [poly], True, (60, 60, 60), 2)
-                continue
-            cv2.circle(img, pt(s["x"], s["y"]), int(s["r"] * px_per_mm), (235, 240, 245), -1)
-            cv2.circle(img, pt(s["x"], s["y"]), int(s["r"] * px_per_mm), (60, 60, 60), 2)
-        if pieces and self._state is not None and self._game is not None:
-            board = self._game.visible_board(self._state)
-            for space, piece, n in board.items():
-                if space not in centre:
-                    continue
-                x, y = centre[space]
-                colour = bgr(PLAYER_HEX.get(str(piece.owner), "#888888"))
-                if self._game.id != "china":
-                    cv2.circle(img, pt(x, y), int(7 * px_per_mm), colour, -1)
-                elif piece.kind == "emissary":
-                    for k in range(n):
-                        cv2.circle(img, pt(x - 12 + 8 * k, y), int(6 * px_per_mm), colour, -1)
-                else:
-                    half = 8 if piece.kind == "house" else 11
-                    cv2.rectangle(img, pt(x - half, y - half), pt(x + half, y + half), colour, -1 if piece.kind == "house" else 3)
-        markers = geo.get("markers") or default_markers((float(w), float(h)))
-        half = markers["size_mm"] / 2
-        for i, m in enumerate(markers["corners"]):
-            x, y = m["centre_mm"]
-            cv2.rectangle(img, pt(x - half, y - half), pt(x + half, y + half), (0, 0, 0), -1)
-            q = half / 2
-            cv2.rectangle(img, pt(x - q, y - q), pt(x + q - q * (i % 2), y + q), (255, 255, 255), -1)
-        return img
+        return draw_board(geo, self._game, self._state, pieces=pieces, px_per_mm=px_per_mm)
 
 
 class _CameraHost:
@@ -513,78 +439,3 @@ class _CameraHost:
 
     def submit_observation(self, obs: Any) -> None:
         pass
-
-
-def random_legal_move(service: FakeTableService, rng: random.Random) -> dict[str, Any] | None:
-    """A random legal placement (or an exchange) for the active China player, as record JSON."""
-    from scorer.games.china.engine import placement_options
-    from scorer.games.china.moves import Exchange, Place
-
-    state, game = service.state, service.game
-    if game is None or state is None or game.outcome(state) is not None:
-        return None
-    options = list(placement_options(state))
-    player = state.players[state.active]
-    if not options:
-        return game.move_to_json(Exchange(player))
-    placements, _colour = rng.choice(options)
-    return game.move_to_json(Place(player, placements))
-
-
-def illegal_move(service: FakeTableService, rng: random.Random) -> dict[str, Any] | None:
-    """A plausible mistake at the table: a player who is not active places a house."""
-    state = service.state
-    if state is None or state.finished is not None:
-        return None
-    others = [p for i, p in enumerate(state.players) if i != state.active]
-    free = [s for s, o in zip(state.board.sites, state.site_owner) if o < 0]
-    if not others or not free:
-        return None
-    return {"type": "place", "player": rng.choice(others), "pieces": [{"kind": "house", "space": rng.choice(free)}]}
-
-
-class DemoDriver:
-    """Plays a game on a fake table: a legal move every ``interval`` seconds, and now and then a
-    mistake that raises a flag and is taken back a little later. A thread with a stop event."""
-
-    def __init__(self, service: FakeTableService, *, interval: float = 2.5, seed: int = 7, mistakes_every: int = 6,
-                 restart: Mapping[str, Any] | None = None):
-        self.service = service
-        self.interval = interval
-        self.rng = random.Random(seed)
-        self.mistakes_every = mistakes_every
-        self.restart = dict(restart) if restart else None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="web-demo-driver", daemon=True)
-        self._n = 0
-
-    def start(self) -> "DemoDriver":
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout=5)
-
-    def step(self) -> None:
-        svc_ = self.service
-        if svc_.flag_raised:
-            svc_.take_back()
-            return
-        self._n += 1
-        if self.mistakes_every and self._n % self.mistakes_every == 0:
-            bad = illegal_move(svc_, self.rng)
-            if bad is not None:
-                svc_.play(bad)
-                return
-        move = random_legal_move(svc_, self.rng)
-        if move is None:
-            if self.restart is not None:
-                svc_.new_game(dict(self.restart), actor="demo")
-            return
-        svc_.play(move)
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.step()

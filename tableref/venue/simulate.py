@@ -89,7 +89,7 @@ class SimulatedTable:
 
     def step(self) -> list[dict[str, Any]]:
         """Play a move; the moves published (table, version, bus time) for the latency log."""
-        from web.fake import random_legal_move
+        from web.fake_demo import random_legal_move
 
         move = random_legal_move(self.service, self.rng)
         if move is None:

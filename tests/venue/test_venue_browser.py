@@ -38,7 +38,7 @@ def version_shown(page: Any, table_id: str, version: int, seconds: float = 2.0) 
 
 
 def test_the_venue_screen_live_through_an_outage(broker_factory, tables, venues, venue_server, browser_page) -> None:
-    from web.fake import illegal_move, random_legal_move
+    from web.fake_demo import illegal_move, random_legal_move
 
     page = browser_page
     broker = broker_factory()

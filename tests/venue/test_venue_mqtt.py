@@ -30,7 +30,7 @@ def test_a_venue_opened_late_is_complete_at_once_then_follows_live(broker_factor
     for _ in range(2):
         exchange(t1)
     exchange(t2)
-    from web.fake import random_legal_move
+    from web.fake_demo import random_legal_move
     import random
 
     rng = random.Random(3)
@@ -63,7 +63,7 @@ def test_a_venue_opened_late_is_complete_at_once_then_follows_live(broker_factor
     while (e := sub.get(timeout=0)) is not None:
         seen.append(e)
     assert [e.type for e in seen] == [TILE] and seen[0].data["id"] == "t1"  # one update per change, nothing else
-    from web.fake import illegal_move
+    from web.fake_demo import illegal_move
 
     t3.play(illegal_move(t3, rng))
     poll(lambda: tiles_by_id(venue)["t3"]["flag"] is not None, what="the flag on the tile")
@@ -106,7 +106,7 @@ def test_broker_outage_shows_and_recovers_with_no_table_missing(broker_factory, 
     for rt in runtimes:  # the tables go on during the outage
         exchange(rt)
         exchange(rt)
-    from web.fake import random_legal_move
+    from web.fake_demo import random_legal_move
     import random
 
     fake.play(random_legal_move(fake, random.Random(1)))
