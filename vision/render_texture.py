@@ -80,4 +80,3 @@ def board_texture(layout: Layout, px_per_mm: float = TEXTURE_PX_PER_MM) -> np.nd
         tag = cv2.aruco.generateImageMarker(d, m.id, body)
         img[y0:y0 + body, x0:x0 + body] = tag[..., None]
     return img
-
