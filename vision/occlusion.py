@@ -104,19 +104,26 @@ class OcclusionFinder:
             cv2.fillConvexPoly(self.marker_print.view(np.uint8), np.round(grown * px_per_mm).astype(np.int32), 1)
 
     def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None,
-             seed: np.ndarray | None = None, covered: np.ndarray | None = None) -> Occlusion:
+             seed: np.ndarray | None = None, covered: np.ndarray | None = None,
+             faded_print: np.ndarray | None = None) -> Occlusion:
         """``seed`` (bool, board px): evidence already known to be a hand (an arm the colour of the
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
         short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
         explained before the hand test and taken out of ``maps`` and ``labels`` (tiles read by their
-        look): not bare board, so their print is never weighed as a pale finger (``_hand_like``)."""
+        look): not bare board, so their print is never weighed as a pale finger (``_hand_like``). ``faded_print``
+        (bool, board px, ``structure.PrintLoss.faded``): lost print still there, faint (glare, a
+        shadow): it makes no hand on its own, but a hand found otherwise grows over it."""
         known = (labels >= 0).astype(np.uint8)
         near_piece = cv2.dilate(known, self.halo_kernel) > 0
         seen_unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
         unexplained = seen_unexplained
+        faded = None
         if lost_print is not None:
             # print under a piece is hidden by the piece: only print lost away from pieces (and markers) counts
-            unexplained = unexplained | (lost_print & ~(cv2.dilate(known, self.piece_reach) > 0) & ~self.marker_print)
+            away = lost_print & ~(cv2.dilate(known, self.piece_reach) > 0) & ~self.marker_print
+            if faded_print is not None:
+                faded, away = away & faded_print, away & ~faded_print
+            unexplained = unexplained | away
         unexplained = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         evidence = ((unexplained > 0) | (known > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_CLOSE, self.close_kernel)
@@ -158,6 +165,8 @@ class OcclusionFinder:
         lbl, too_big = lbl_c, areas > GROW_INTO_PIECES * self.piece_px
         too_big[0] = False
         loose = (unexplained > 0) | maps.weak_chroma
+        if faded is not None:
+            loose |= faded
         for _ in range(GROW_ROUNDS):
             reach = cv2.dilate(hand.astype(np.uint8), self.finger_kernel) > 0
             grown_hand = hand | (reach & loose)

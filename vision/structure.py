@@ -10,9 +10,17 @@ boxes) a blurred frame's lines would all look faint against its bold parts: the 
 also compared blurred as much as the frame is (of a few levels, the one against which the
 frame's print blocks agree best). Print lost against that is lost; print that only faded against
 the sharp board counts next to such a block (the edge of a hand), not on its own.
+
+Print can also fade without being hidden: glare on a varnished board, a shadow or heavy blur take
+most of its contrast, but what is left still follows the empty board's lines, while under a hand
+only noise is left. So a lost block whose detail (the image minus its blur) still correlates with
+the empty board's, over the lost blocks around it, is **faded** (``PrintLoss.faded``): the hand
+test does not let faded print make a hand on its own, but lets a hand found otherwise grow over it.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -22,6 +30,20 @@ PRINT_FACTOR = 3.0  # a block "has print" when its energy is this many times the
 LOST_RATIO = 0.35  # of the frame's median ratio: print this much fainter is hidden
 EDGE_BLOCKS = 1  # print faded against the sharp board counts this many blocks around print lost (a hand's edge)
 BLUR_LEVELS = (0.0, 1.0, 1.5, 2.0, 3.0)  # px: how blurred the empty board is compared (the frame's blur is not known)
+DETAIL_SIGMA = 3.0  # px: a picture's detail is what differs from it blurred this much
+FADED_WINDOW = 3  # blocks: lost print is weighed for fading over the lost blocks in this square around each
+# correlation of the frame's detail with the empty board's (blurred alike) over those blocks: glare and
+# shadows on the photoreal tuning sets 0.4-0.9, a hand -0.1-0.1 (only noise is left under it)
+FADED_NCC = 0.5
+
+
+@dataclass(frozen=True)
+class PrintLoss:
+    """Full-size bool masks: ``lost``, every block whose print vanished (as before), and ``faded``,
+    those of them whose print is still there, faint (a subset of ``lost``)."""
+
+    lost: np.ndarray
+    faded: np.ndarray
 
 
 def _energy(l: np.ndarray, small: tuple[int, int]) -> np.ndarray:
@@ -44,12 +66,20 @@ class PrintWatcher:
             fb = float(np.percentile(eb, 30))
             self.refs.append(np.maximum(eb - fb, 1e-3))
         self.ref = self.refs[0]
+        self.ref_detail = [_detail(cv2.GaussianBlur(reference_l, (0, 0), float(np.hypot(1.0, sigma))))
+                           for sigma in BLUR_LEVELS]  # the empty board's detail, blurred as the refs
 
     def lost(self, frame_l: np.ndarray) -> np.ndarray:
         """Blocks whose print vanished, as a full-size bool mask."""
+        return self.look(frame_l).lost
+
+    def look(self, frame_l: np.ndarray) -> PrintLoss:
+        """Blocks whose print vanished, and which of them only faded."""
         if not self.has_print.any():
-            return np.zeros((self.size[1], self.size[0]), bool)
-        e = _energy(cv2.GaussianBlur(frame_l, (0, 0), 1.0), self.small)
+            none = np.zeros((self.size[1], self.size[0]), bool)
+            return PrintLoss(none, none)
+        soft = cv2.GaussianBlur(frame_l, (0, 0), 1.0)
+        e = _energy(soft, self.small)
         plain = e[~self.has_print]
         floor = float(np.percentile(plain, 50)) if plain.size else 0.0
         energy = np.maximum(e - floor, 0.0)
@@ -59,13 +89,33 @@ class PrintWatcher:
             r = ratio[self.has_print]
             typical = float(np.median(r))
             spread = float(np.percentile(r, 75) - np.percentile(r, 25)) / max(typical, 1e-6)
-            found.append((spread, self.has_print & (ratio < LOST_RATIO * typical)))
-        sharp = found[0][1]  # against the empty board as it is
-        matched = min(found, key=lambda f: f[0])[1]  # against it blurred as much as the frame
+            found.append((spread, len(found), self.has_print & (ratio < LOST_RATIO * typical)))
+        sharp = found[0][2]  # against the empty board as it is
+        _, level, matched = min(found, key=lambda f: f[0])  # against it blurred as much as the frame
         # what faded against the sharp board counts where it joins print lost against the matched
         # one (a hand's edge); alone it is only blur taking thin lines
-        lost = _grow_into(matched, sharp, EDGE_BLOCKS).astype(np.uint8)
-        return cv2.resize(lost, self.size, interpolation=cv2.INTER_NEAREST) > 0
+        lost = _grow_into(matched, sharp, EDGE_BLOCKS)
+        faded = lost & (self._correlation(lost, _detail(soft), self.ref_detail[level]) > FADED_NCC)
+        full = lambda m: cv2.resize(m.astype(np.uint8), self.size, interpolation=cv2.INTER_NEAREST) > 0
+        return PrintLoss(full(lost), full(faded))
+
+    def _correlation(self, lost: np.ndarray, frame_detail: np.ndarray, ref_detail: np.ndarray) -> np.ndarray:
+        """Per block: the normalised correlation of the frame's detail with the empty board's over the
+        lost blocks in the ``FADED_WINDOW`` square around it."""
+        weight = lost.astype(np.float32)
+
+        def summed(product: np.ndarray) -> np.ndarray:
+            per_block = cv2.resize(product, self.small, interpolation=cv2.INTER_AREA) * weight
+            return cv2.boxFilter(per_block, -1, (FADED_WINDOW, FADED_WINDOW), normalize=False,
+                                 borderType=cv2.BORDER_CONSTANT)
+
+        both = summed(frame_detail * ref_detail)
+        spread = summed(frame_detail * frame_detail) * summed(ref_detail * ref_detail)
+        return both / np.sqrt(np.maximum(spread, 1e-9))
+
+
+def _detail(l: np.ndarray) -> np.ndarray:
+    return l - cv2.GaussianBlur(l, (0, 0), DETAIL_SIGMA)
 
 
 def _grow_into(seeds: np.ndarray, mask: np.ndarray, steps: int) -> np.ndarray:

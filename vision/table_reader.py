@@ -488,7 +488,8 @@ class TableReader:
                              self.colours.grey) if self.classifier is None and not self._all_by_look else None
         t_cls = time.perf_counter()
         strict_labels = np.where(maps.strict, raw, np.int16(-2))  # strict is within piece: no second lookup
-        lost = self.print_watcher.lost(maps.lab[..., 0])
+        print_loss = self.print_watcher.look(maps.lab[..., 0])
+        lost = print_loss.lost
         seen = None
         if self.appearance is not None:  # pieces read by their look are explained: not a hand
             seen = self.appearance.read(corrected, maps, camera_centre(reg.homography, (frame.shape[1], frame.shape[0])),
@@ -497,7 +498,8 @@ class TableReader:
             hand_maps, strict_labels, lost = masked_for_hands(maps, strict_labels, lost, seen.explained, seen.arm,
                                                                    self.s)
         occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost,
-                                  None if seen is None else seen.arm, None if seen is None else seen.explained > 0)
+                                  None if seen is None else seen.arm, None if seen is None else seen.explained > 0,
+                                  print_loss.faded)
         if seen is not None:  # a pale "piece" touching a hand may be its skin: unread, and it hides what the hand would
             touched = seen.touching(occ.mask)
             if touched:
