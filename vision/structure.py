@@ -95,7 +95,7 @@ class PrintWatcher:
         # what faded against the sharp board counts where it joins print lost against the matched
         # one (a hand's edge); alone it is only blur taking thin lines
         lost = _grow_into(matched, sharp, EDGE_BLOCKS)
-        faded = lost & (self._correlation(lost, _detail(soft), self.ref_detail[level]) > FADED_NCC)
+        faded = lost & (self._correlation(lost, _detail(soft), self.ref_detail[level]) > FADED_NCC) if lost.any() else lost
         full = lambda m: cv2.resize(m.astype(np.uint8), self.size, interpolation=cv2.INTER_NEAREST) > 0
         return PrintLoss(full(lost), full(faded))
 
