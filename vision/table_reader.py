@@ -32,8 +32,8 @@ from vision.enrolment_margins import table_raises
 from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, LightNormaliser, grow_pieces
 from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
-from vision.pose_refine import PoseRefiner, print_registration
-from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus, to_detail
+from vision.registration import Registrar, Registration, to_detail
+from vision.table_registration import TableRegistration
 from vision.space_classifier import ClassifierError, SpaceClassifier, committed_classifier
 from vision.space_crops import bare_spaces, crops_by_kind, evidence_map
 from vision.structure import PrintWatcher
@@ -101,7 +101,7 @@ class TableReader:
         self.s = model.px_per_mm
         self.clock = clock
         self.registrar = registrar or Registrar(layout)
-        self.registrar.expect(model.pose, model.frame_size)  # a mounted camera: the markers are where they were
+        self.registration = TableRegistration(self.registrar, model)
         h, w = model.reference.shape[:2]
         self.fg = Foreground(model.reference, self.s)
         self.colours = ColourClassifier(model)
@@ -136,11 +136,9 @@ class TableReader:
         self._last: Detection | None = None
         self._maps: tuple | None = None
         self._reference_crops: dict = {}  # the empty board's part of each space's crop (space_crops.crop_spaces)
-        self._pose: np.ndarray | None = None  # the last homography that read the board
         self._noise = 0.0  # the last full read's noise scale
         self._still = _Still(None)  # the read in progress's detail still (``read``)
         self._explained: np.ndarray | None = None  # what the pieces read by look explained in the last read
-        self.refiner = PoseRefiner(model.reference, self.s)
         # the learned step: a CNN per space kind reads each visible space instead of counting
         # colour blobs (registration, light, hands stay as they are). "committed": the model in
         # vision/models (colour counting, with a warning, when it cannot be used); None: counting
@@ -167,9 +165,7 @@ class TableReader:
         self._raises = table_raises(self) if classifier is not None else {}
 
     def reset(self) -> None:
-        self._pose = None
-        self.registrar.reset()
-        self.registrar.expect(self.model.pose, self.model.frame_size)  # as a new reader
+        self.registration.reset()  # as a new reader
         self.change.reset()
         self._last = None
 
@@ -359,66 +355,11 @@ class TableReader:
         return SpaceResult(sid, tuple(sorted(c.pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
                            round(c.confidence, 3))
 
-    def _known_pose(self, size: tuple[int, int]) -> np.ndarray | None:
-        """The last good pose, or the enrolment photo's (a mounted camera stays there)."""
-        if self._pose is not None:
-            return self._pose
-        if self.model.pose is not None and tuple(self.model.frame_size or ()) == size:
-            return self.model.pose
-        return None
-
-    def _register_by_print(self, gray: np.ndarray, reg: Registration) -> Registration:
-        """Too few markers: the last good pose (or the enrolment photo's), refined on the print."""
-        size = (gray.shape[1], gray.shape[0])
-        H0 = self._known_pose(size)
-        if H0 is None or reg.status == RegistrationStatus.TOO_OBLIQUE:
-            return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
-        got = self.refiner.refine(gray, H0)
-        if got is None:
-            return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
-        self._pose = got[0]
-        return print_registration(got[0], reg.missing, reg.found, size)
-
-    def _register(self, gray: np.ndarray) -> Registration:
-        """By the corner markers; else by the print. Registered by the board's outline or by
-        three markers only: checked and refined on the print (``_checked_on_print``)."""
-        reg = self.registrar.update(gray)
-        if not reg.usable:
-            reg = self._register_by_print(gray, reg)
-        elif reg.message is OUTLINE_MESSAGE or (reg.fresh and reg.missing):
-            reg = self._checked_on_print(gray, reg)
-            self._pose = reg.homography
-        else:
-            self._pose = reg.homography
-        return reg
-
-    def _checked_on_print(self, gray: np.ndarray, reg: Registration) -> Registration:
-        """The board's edge places it to a few pixels (worse where the lens bends it), and three
-        markers in an L extrapolate the fourth corner by several mm when one of them is blurred.
-        So that registration, and it and the known pose each refined on the print, are candidates;
-        the one that lays the frame's print best on the empty board's wins (``PoseRefiner.alignment``)
-        and is refined once more if that lays it better still."""
-        candidates = [reg.homography]
-        for start in (self._known_pose((gray.shape[1], gray.shape[0])), reg.homography):
-            got = self.refiner.refine(gray, start) if start is not None else None
-            if got is not None:
-                candidates.append(got[0])
-        scored = [(self.refiner.alignment(gray, H), i, H) for i, H in enumerate(candidates)]
-        score, i, H = max(scored, key=lambda c: (c[0], -c[1]))  # a tie: the earlier candidate
-        again = self.refiner.refine(gray, H)
-        if again is not None and self.refiner.alignment(gray, again[0]) > score:
-            H, i = again[0], 1
-        if i == 0:
-            return reg
-        if reg.message is OUTLINE_MESSAGE:
-            return print_registration(H, reg.missing, reg.found, reg.image_size)
-        return replace(reg, homography=H)
-
     def board_view(self, frame: np.ndarray) -> tuple[Registration, np.ndarray | None, ForegroundMaps | None]:
         """The frame registered, rectified and light-corrected, with its foreground maps (None,
         None when not registered): what a full read starts from. For training the learned
         classifier on exactly what the reader will show it."""
-        reg = self._register(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        reg = self.registration.register(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
         if not reg.usable:
             return reg, None, None
         corrected = self.light.correct(self._rectify(frame, reg.homography))
@@ -454,7 +395,7 @@ class TableReader:
         if frame is None or frame.ndim != 3:
             raise ValueError("a frame must be a BGR image")
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        reg = self._register(gray)
+        reg = self.registration.register(gray)
         t_reg = time.perf_counter()
         if not reg.usable:
             self._last = None

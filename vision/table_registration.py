@@ -1,0 +1,88 @@
+"""A frame registered for one table: by the board's corner markers, else by the board's print.
+
+A mounted camera stays where the table's enrolment photo saw the board, give or take a bump: the
+markers are first looked for where that photo (or the last registration) had them
+(``Registrar.expect``); when too few are found, the last good pose (or the photo's) is refined on
+the print (``PoseRefiner``); a registration by the board's outline or by three markers is checked
+on the print too. Split from ``TableReader`` (vision/table_reader.py), which keeps one of these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.enrolment import TableModel
+from vision.pose_refine import PoseRefiner, print_registration
+from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
+
+
+class TableRegistration:
+    def __init__(self, registrar: Registrar, model: TableModel):
+        self.registrar = registrar
+        self.model = model
+        self.refiner = PoseRefiner(model.reference, model.px_per_mm)
+        self.pose: np.ndarray | None = None  # the last homography that read the board
+        self.registrar.expect(model.pose, model.frame_size)  # a mounted camera: the markers are where they were
+
+    def reset(self) -> None:
+        """As new: no pose remembered, the markers expected where the enrolment photo had them."""
+        self.pose = None
+        self.registrar.reset()
+        self.registrar.expect(self.model.pose, self.model.frame_size)
+
+    def known_pose(self, size: tuple[int, int]) -> np.ndarray | None:
+        """The last good pose, or the enrolment photo's (a mounted camera stays there)."""
+        if self.pose is not None:
+            return self.pose
+        if self.model.pose is not None and tuple(self.model.frame_size or ()) == size:
+            return self.model.pose
+        return None
+
+    def _by_print(self, gray: np.ndarray, reg: Registration) -> Registration:
+        """Too few markers: the last good pose (or the enrolment photo's), refined on the print."""
+        size = (gray.shape[1], gray.shape[0])
+        H0 = self.known_pose(size)
+        if H0 is None or reg.status == RegistrationStatus.TOO_OBLIQUE:
+            return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
+        got = self.refiner.refine(gray, H0)
+        if got is None:
+            return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
+        self.pose = got[0]
+        return print_registration(got[0], reg.missing, reg.found, size)
+
+    def register(self, gray: np.ndarray) -> Registration:
+        """By the corner markers; else by the print. Registered by the board's outline or by
+        three markers only: checked and refined on the print (``_checked_on_print``)."""
+        reg = self.registrar.update(gray)
+        if not reg.usable:
+            reg = self._by_print(gray, reg)
+        elif reg.message is OUTLINE_MESSAGE or (reg.fresh and reg.missing):
+            reg = self._checked_on_print(gray, reg)
+            self.pose = reg.homography
+        else:
+            self.pose = reg.homography
+        return reg
+
+    def _checked_on_print(self, gray: np.ndarray, reg: Registration) -> Registration:
+        """The board's edge places it to a few pixels (worse where the lens bends it), and three
+        markers in an L extrapolate the fourth corner by several mm when one of them is blurred.
+        So that registration, and it and the known pose each refined on the print, are candidates;
+        the one that lays the frame's print best on the empty board's wins (``PoseRefiner.alignment``)
+        and is refined once more if that lays it better still."""
+        candidates = [reg.homography]
+        for start in (self.known_pose((gray.shape[1], gray.shape[0])), reg.homography):
+            got = self.refiner.refine(gray, start) if start is not None else None
+            if got is not None:
+                candidates.append(got[0])
+        scored = [(self.refiner.alignment(gray, H), i, H) for i, H in enumerate(candidates)]
+        score, i, H = max(scored, key=lambda c: (c[0], -c[1]))  # a tie: the earlier candidate
+        again = self.refiner.refine(gray, H)
+        if again is not None and self.refiner.alignment(gray, again[0]) > score:
+            H, i = again[0], 1
+        if i == 0:
+            return reg
+        if reg.message is OUTLINE_MESSAGE:
+            return print_registration(H, reg.missing, reg.found, reg.image_size)
+        return replace(reg, homography=H)
