@@ -42,6 +42,7 @@ from vision.counting import SpaceCount
 from vision.enrolment import TableModel, apparent_area
 from vision.faces import FaceBook, disagreement, top_centre_mm
 from vision.foreground import Foreground, ForegroundMaps
+from vision.frame_blur import BlurMeter, books_for, match_either
 from vision.geometry import parallax
 from vision.layout import Layout
 from vision.pale_arm import pale_arm
@@ -208,6 +209,8 @@ class AppearanceStep:
             grown = mid + (c - mid) * (1.0 + 2 * MARKER_GROW_MM / max(float(np.ptp(c[:, 0])), 1.0))
             cv2.fillConvexPoly(self.markers, np.round(grown * self.s).astype(np.int32), 1)
         self.markers = self.markers > 0
+        # how blurred a frame is, on the markers: the faces are matched as blurred (vision/frame_blur.py)
+        self.blur = BlurMeter(model.reference, self.markers) if self.book else None
         tallest = max((layout.pieces[p.kind].height for p in self.plain), default=0.0)
         self.grow = LEAN_PER_HEIGHT * tallest + GROW_MM  # a plain piece's blob reaches this far out of its space
 
@@ -255,6 +258,7 @@ class AppearanceStep:
         if not self.ready:  # not enrolled: the layout says nothing of how these pieces look, so no guess
             return AppearanceRead(counts, set(indices), explained > 0)
         busy = maps.piece | maps.weak
+        books = [self.book] if self.blur is None else books_for(self.book, self.blur.sigma(corrected))
         tiled: set[int] = set(self.indices) - set(indices)  # not read here (``only``): no plain pieces looked for
         doubtful: list[int] = []
         for i in indices:
@@ -272,7 +276,7 @@ class AppearanceStep:
                 continue
             spec = self.layout.pieces[printed[0].kind]
             centre = top_centre_mm(spec, sp.centre, cam)
-            m = self.book.match(corrected, centre, printed)
+            book, m = match_either(books, corrected, centre, printed)
             if m.piece is None:
                 if covered >= COVERED or (m.score >= LIKE_A_FACE and covered >= LIKE_COVERED):  # a tile: which, not sure
                     unsure.add(i)
@@ -286,7 +290,7 @@ class AppearanceStep:
             outline = pspec.outline(centre[0] + m.offset_mm[0], centre[1] + m.offset_mm[1], 0.0)
             grown = _grow(outline, EXPLAIN_MARGIN_MM)
             cv2.fillPoly(explained, [np.round(grown * self.s).astype(np.int32)], 1)
-            off = disagreement(self.book, corrected, centre, m)
+            off = disagreement(book, corrected, centre, m)
             if off is not None:  # what does not look like the face (a finger on the tile) stays evidence
                 (fx, fy), bad = off
                 bh, bw = bad.shape

@@ -17,6 +17,7 @@ Nothing here knows a game: faces are keyed by piece (owner and kind), sizes come
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -151,14 +152,35 @@ class FaceBook:
         self.s = px_per_mm
         self.turned: dict[Piece, list[tuple[int, np.ndarray]]] = {}
         self.chroma: dict[Piece, np.ndarray] = {}
+        self._faces: dict[Piece, np.ndarray] = {}  # as enrolled (for ``blurred``)
+        self._blurred: dict[float, FaceBook] = {}
         for tok, face in faces.items():
             piece = from_token(tok)
             if piece.kind not in layout.pieces:
                 continue
-            f = cv2.GaussianBlur(face, (0, 0), SMOOTH_SIGMA)
-            square = f.shape[0] == f.shape[1]
-            self.turned[piece] = [(k, np.ascontiguousarray(np.rot90(f, k))) for k in ((0, 1, 2, 3) if square else (0, 2))]
-            self.chroma[piece] = _chromaticity(f)
+            self._faces[piece] = face
+            self._add(piece, cv2.GaussianBlur(face, (0, 0), SMOOTH_SIGMA))
+
+    def _add(self, piece: Piece, f: np.ndarray) -> None:
+        square = f.shape[0] == f.shape[1]
+        self.turned[piece] = [(k, np.ascontiguousarray(np.rot90(f, k))) for k in ((0, 1, 2, 3) if square else (0, 2))]
+        self.chroma[piece] = _chromaticity(f)
+
+    def blurred(self, sigma: float) -> FaceBook:
+        """This book with its faces blurred by ``sigma`` px more (a frame that much more blurred than
+        the enrolment photo, ``vision.frame_blur``): a sharp face correlates poorly with the same
+        tile out of focus. Itself for no blur; each blur's book is built once."""
+        if sigma <= 0:
+            return self
+        key = round(float(sigma), 2)
+        if key not in self._blurred:
+            book = copy.copy(self)
+            book.turned, book.chroma, book._blurred = {}, {}, {}
+            total = float(np.hypot(SMOOTH_SIGMA, key))
+            for piece, face in self._faces.items():
+                book._add(piece, cv2.GaussianBlur(face, (0, 0), total))
+            self._blurred[key] = book
+        return self._blurred[key]
 
     def __bool__(self) -> bool:
         return bool(self.turned)

@@ -110,11 +110,15 @@ class OcclusionFinder:
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
         short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
         explained before the hand test and taken out of ``maps`` and ``labels`` (tiles read by their
-        look): not bare board, so their print is never weighed as a pale finger (``_hand_like``). ``faded_print``
+        look): not bare board, so their print is never weighed as a pale finger (``_hand_like``), and
+        weak difference within ``HALO_MM`` of them is their blur, as round a piece of a learned colour. ``faded_print``
         (bool, board px, ``structure.PrintLoss.faded``): lost print still there, faint (glare, a
         shadow): it makes no hand on its own, but a hand found otherwise grows over it."""
         known = (labels >= 0).astype(np.uint8)
-        near_piece = cv2.dilate(known, self.halo_kernel) > 0
+        # a piece read by its look blurs into the board as much as one of a learned colour: its weak rim
+        # beyond the outline explained is no hand either (photoreal-cheops2 tune t00-004: 2167 px round
+        # matched tiles, with two unmatched laws, made a hand of 21 spaces in a frame without one)
+        near_piece = cv2.dilate(known if covered is None else known | covered.astype(np.uint8), self.halo_kernel) > 0
         seen_unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
         unexplained = seen_unexplained
         faded = None
