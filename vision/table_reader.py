@@ -19,7 +19,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.appearance import AppearanceStep, masked as masked_for_hands
+from vision.appearance import AppearanceStep
 from vision.calibration import PX_PER_MM, default_calibration
 from vision.change import ChangeWatcher
 from vision.colour_classes import ColourClassifier
@@ -30,6 +30,7 @@ from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
 from vision.enrolment_margins import table_raises
 from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, LightNormaliser, grow_pieces
+from vision.hand_evidence import masked as masked_for_hands
 from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
 from vision.registration import Registrar, Registration, to_detail

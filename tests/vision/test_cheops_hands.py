@@ -9,7 +9,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.appearance import AppearanceRead, _core_kind, _lut, board_kinds, local_kinds, masked
+from vision.appearance import AppearanceRead, _core_kind, _lut, board_kinds, local_kinds
+from vision.hand_evidence import masked
 from vision.foreground import Foreground, ForegroundMaps
 from vision.layout import load_layout
 from vision.pale_arm import pale_arm
