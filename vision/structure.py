@@ -102,16 +102,11 @@ class PrintWatcher:
     def _correlation(self, lost: np.ndarray, frame_detail: np.ndarray, ref_detail: np.ndarray) -> np.ndarray:
         """Per block: the normalised correlation of the frame's detail with the empty board's over the
         lost blocks in the ``FADED_WINDOW`` square around it."""
-        weight = lost.astype(np.float32)
-
-        def summed(product: np.ndarray) -> np.ndarray:
-            per_block = cv2.resize(product, self.small, interpolation=cv2.INTER_AREA) * weight
-            return cv2.boxFilter(per_block, -1, (FADED_WINDOW, FADED_WINDOW), normalize=False,
-                                 borderType=cv2.BORDER_CONSTANT)
-
-        both = summed(frame_detail * ref_detail)
-        spread = summed(frame_detail * frame_detail) * summed(ref_detail * ref_detail)
-        return both / np.sqrt(np.maximum(spread, 1e-9))
+        products = cv2.merge([frame_detail * ref_detail, frame_detail * frame_detail, ref_detail * ref_detail])
+        per_block = cv2.resize(products, self.small, interpolation=cv2.INTER_AREA) * lost[..., None].astype(np.float32)
+        fr, ff, rr = cv2.split(cv2.boxFilter(per_block, -1, (FADED_WINDOW, FADED_WINDOW), normalize=False,
+                                             borderType=cv2.BORDER_CONSTANT))
+        return fr / np.sqrt(np.maximum(ff * rr, 1e-9))
 
 
 def _detail(l: np.ndarray) -> np.ndarray:
