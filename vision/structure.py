@@ -57,17 +57,18 @@ class PrintWatcher:
         h, w = reference_l.shape
         self.size = (w, h)
         self.small = (max(1, w // BLOCK), max(1, h // BLOCK))
-        e = _energy(cv2.GaussianBlur(reference_l, (0, 0), 1.0), self.small)
+        # the empty board blurred as a frame may be (on top of the 1 px every frame is smoothed by)
+        blurred = [cv2.GaussianBlur(reference_l, (0, 0), float(np.hypot(1.0, sigma))) for sigma in BLUR_LEVELS]
+        energies = [_energy(b, self.small) for b in blurred]
+        e = energies[0]  # BLUR_LEVELS[0] is 0: the board as it is
         floor = float(np.percentile(e, 30))
         self.has_print = e > PRINT_FACTOR * max(floor, 1e-3)
-        self.refs = []  # the empty board's print energy, blurred as a frame may be
-        for sigma in BLUR_LEVELS:
-            eb = e if sigma == 0 else _energy(cv2.GaussianBlur(reference_l, (0, 0), float(np.hypot(1.0, sigma))), self.small)
+        self.refs = []  # the empty board's print energy at each blur level
+        for eb in energies:
             fb = float(np.percentile(eb, 30))
             self.refs.append(np.maximum(eb - fb, 1e-3))
         self.ref = self.refs[0]
-        self.ref_detail = [_detail(cv2.GaussianBlur(reference_l, (0, 0), float(np.hypot(1.0, sigma))))
-                           for sigma in BLUR_LEVELS]  # the empty board's detail, blurred as the refs
+        self.ref_detail = [_detail(b) for b in blurred]  # and its detail, blurred alike
 
     def lost(self, frame_l: np.ndarray) -> np.ndarray:
         """Blocks whose print vanished, as a full-size bool mask."""
