@@ -34,6 +34,7 @@ from vision.hand_evidence import masked as masked_for_hands
 from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
 from vision.registration import Registrar, Registration, to_detail
+from vision.second_look import adopt, missed_spaces
 from vision.table_registration import TableRegistration
 from vision.space_classifier import ClassifierError, SpaceClassifier, committed_classifier
 from vision.space_crops import bare_spaces, crops_by_kind, evidence_map
@@ -164,6 +165,11 @@ class TableReader:
                                       f"the table model has {self.colours.owners}")
         # per space kind, the logits raised for this table's own pieces (vision.enrolment_margins)
         self._raises = table_raises(self) if classifier is not None else {}
+        # a second look by counting where a one-piece head reads a space empty (vision.second_look)
+        heads = classifier.heads if classifier is not None else {}
+        self._single = [sp.kind in heads and heads[sp.kind].mode == "single" for sp in layout.spaces]
+        self._holds = [frozenset(layout.held_kinds(sp)) for sp in layout.spaces]
+        self._players = [k for k, o in enumerate(self.colours.owners) if k != self.colours.neutral]
 
     def reset(self) -> None:
         self.registration.reset()  # as a new reader
@@ -242,15 +248,28 @@ class TableReader:
         loose = (strict == -1) | (maps.weak_chroma & ~known)
         if loose.sum() > PARTIAL_HAND_SHARE * self.occlusion.piece_px:
             return None  # perhaps a hand: the full read decides
+        raw = self.colours.classify(maps.lab, maps.piece)
         if self.classifier is not None:
             counts = self._classify(corrected, maps, redo, (x0, y0))
-            return self._with_faces_part(frame, redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
+            missed = missed_spaces(counts, self._single, raw, self.space_masks, self._players, (x0, y0))
+            if missed:
+                counts = adopt(counts, self._count_part(raw, maps, roi, redo, reg, frame.shape), missed, self._holds)
+        else:
+            counts = self._count_part(raw, maps, roi, redo, reg, frame.shape)
+        return self._with_faces_part(frame, redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
+
+    def _count_part(self, raw: np.ndarray, maps: ForegroundMaps, roi: tuple[int, int, int, int], redo: np.ndarray,
+                    reg: Registration, frame_shape: tuple[int, ...]) -> dict[int, SpaceCount]:
+        """The spaces ``redo`` counted by colour blobs in the part ``roi`` (``raw``: its owner labels),
+        the pieces of the other spaces (as last read) using up their owners' limits."""
+        assert self._last is not None
+        h, w = self.model.reference.shape[:2]
+        x0, y0, x1, y1 = roi
         labels = np.full((h, w), -2, np.int16)
-        labels[y0:y1, x0:x1] = grow_pieces(self.colours.classify(maps.lab, maps.piece), maps,
-                                           len(self.colours.owners), self.colours.neutral, self.colours.grey)
+        labels[y0:y1, x0:x1] = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral, self.colours.grey)
         lab = np.zeros((h, w, 3), np.float32)
         lab[y0:y1, x0:x1] = maps.lab
-        cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
+        cam = camera_centre(reg.homography, (frame_shape[1], frame_shape[0]))
         again = set(redo.tolist())
         others = frozenset(i for i in range(len(self.layout.spaces)) if i not in again)
         kept: Counter = Counter()  # pieces of the spaces not read again: they count against per-owner limits
@@ -259,7 +278,7 @@ class TableReader:
                 kept[piece] += n
         counts, _ = self.counter.count(labels, np.zeros((h, w), bool), cam, others,
                                        MassMeter(lab, self.fg.ref, labels, self._owner_colours), kept)
-        return self._with_faces_part(frame, redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
+        return counts
 
     def _read_part_by_look(self, rect: np.ndarray, corrected: np.ndarray, maps: ForegroundMaps, roi: tuple[int, int, int, int],
                            redo: np.ndarray, reg: Registration, frame_shape: tuple[int, ...], thumb: np.ndarray, at: float,
@@ -418,6 +437,13 @@ class TableReader:
         self.change.remember(thumb)
         return det
 
+    def _count_whole(self, labels: np.ndarray, maps: ForegroundMaps, occ, reg: Registration,
+                     frame_shape: tuple[int, ...]) -> tuple[dict[int, SpaceCount], list[tuple[str, float, float]]]:
+        """Every space not under the hand ``occ`` counted by colour blobs (``labels``: grown owner labels)."""
+        cam = camera_centre(reg.homography, (frame_shape[1], frame_shape[0]))
+        mass = MassMeter(maps.lab, self.fg.ref, labels, self._owner_colours)
+        return self.counter.count(labels, occ.mask, cam, occ.spaces, mass)
+
     def _read_whole(self, frame: np.ndarray, reg: Registration, at: float, t0: float, t_reg: float) -> Detection:
         """Every space of a registered frame read afresh (``read`` keeps it as the last reading)."""
         rect = self._rectify(frame, reg.homography)
@@ -454,10 +480,12 @@ class TableReader:
         elif labels is None:
             visible = [i for i in range(len(self.layout.spaces)) if i not in occ.spaces]
             counts, off = self._classify(corrected, maps, visible), []
+            missed = missed_spaces(counts, self._single, raw, self.space_masks, self._players)
+            if missed:
+                labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral, self.colours.grey)
+                counts = adopt(counts, self._count_whole(labels, maps, occ, reg, frame.shape)[0], missed, self._holds)
         else:
-            cam = camera_centre(reg.homography, (frame.shape[1], frame.shape[0]))
-            mass = MassMeter(maps.lab, self.fg.ref, labels, self._owner_colours)
-            counts, off = self.counter.count(labels, occ.mask, cam, occ.spaces, mass)
+            counts, off = self._count_whole(labels, maps, occ, reg, frame.shape)
         if seen is not None:
             counts = {**counts, **seen.counts}
         face_unsure: set[int] = set()
