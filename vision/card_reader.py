@@ -32,9 +32,11 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from scorer.core.observation import covers_fact
 from scorer.core.types import Piece
 from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
-from vision.card_rows import INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, crosswise_kinds
+from vision.card_rows import (INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, covered_card,
+                              crosswise_kinds)
 from vision.card_tokens import TokenFinder
 from vision.colour_classes import UNKNOWN, ColourClassifier
 from vision.detection import Detection, SpaceResult
@@ -199,9 +201,9 @@ class CardReader(TableReader):
             if read is None:
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
                 continue
-            pieces, conf = read
+            pieces, conf, seen = read
             spaces.append(SpaceResult(sp.id, tuple(sorted(pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),
-                                      round(conf, 3)))
+                                      round(conf, 3), seen=seen))
         t_end = time.perf_counter()
         return Detection(at, self.mode, reg, tuple(spaces), (), {
             "registration": (t_reg - t0) * 1e3, "classify": (t_cls - t_reg) * 1e3, "occlusion": (t_occ - t_cls) * 1e3,
@@ -377,13 +379,16 @@ class CardReader(TableReader):
         score, i = scores[0]
         return candidates[i], score, (score - scores[1][0]) if len(scores) > 1 else 1.0
 
-    def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps) -> tuple[Counter, float] | None:
-        """The section's cards and tokens and how sure of them; None when a token's value is not sure."""
+    def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps
+                      ) -> tuple[Counter, float, tuple[str, ...]] | None:
+        """The section's cards and tokens, how sure of them, and which card each crosswise card lies
+        on (``covers_fact``); None when a token's value is not sure."""
         out: Counter = Counter()
         confs: list[float] = []
         row = self.rows.get(i)
         if row is None:
-            return out, 1.0
+            return out, 1.0, ()
+        uprights: list[tuple[float, Piece]] = []
         # upright cards: their owner squares, then their type panels
         ob = row.owner_band
         squares = self._squares(labels, self._band(row, ob[0] - 2.0, ob[1] + 1.5), (ob[0] + ob[1]) / 2)
@@ -397,6 +402,9 @@ class CardReader(TableReader):
             if kind is not None:
                 out[kind] += 1
                 confs.append(max(0.0, score))
+                uprights.append((left, kind))
+        uprights.sort(key=lambda u: u[0])
+        seen: list[str] = []
         tokens = self._tokens(i, row, corrected, maps, sorted(lefts))
         # crosswise cards: their owner squares in the band below, each with its kind's panel beside it
         if self.cross:
@@ -422,13 +430,16 @@ class CardReader(TableReader):
                 confs.append(max(0.0, score))
                 out[kind] += 1
                 accepted.append((cx, cy, panel))
+                under = covered_card([u[0] for u in uprights], cx, row)
+                if under is not None:
+                    seen.append(covers_fact(str(uprights[under][1].owner), uprights[under][1].kind))
         # tokens: face up at the spots, or lying on a card in the row
         for (piece, score), _x, _y, sure in tokens:
             if not sure:
                 return None
             out[piece] += 1
             confs.append(max(0.0, score))
-        return out, (min(confs) if confs else 1.0)
+        return out, (min(confs) if confs else 1.0), tuple(sorted(seen))
 
     def _tokens(self, i: int, row: Row, corrected: np.ndarray, maps, lefts: list[tuple[float, str]]
                 ) -> list[tuple[tuple[Piece, float], float, float, bool]]:
@@ -456,42 +467,3 @@ def reader_for_layout(layout: Layout, model: TableModel | None = None, **kw):
         kw.pop("classifier", None)
         return CardReader(layout, model, **kw)
     return TableReader(layout, model, **kw)
-
-
-def card_reader_factory(layout: Layout, set_dir, calibration_path: str | None = None, warn=None):
-    """``table id -> a new CardReader`` for ``tableref vision eval``: each table enrolled from its
-    ``tables/<t>/empty.jpg`` and ``enrol.jpg`` + ``enrol.json`` (``card_enrol``), or the table
-    model given, or the layout's nominal artwork with a warning (as ``eval_readers`` does)."""
-    from pathlib import Path
-
-    from vision.card_enrol import card_model_from_photos
-    from vision.errors import CalibrationError, NotRegistered
-    from vision.eval_readers import _UnreadableTable, _image_in, _per_table, load_truth, read_image
-
-    warn = warn or (lambda msg: None)
-    fixed = TableModel.load(calibration_path, layout) if calibration_path else None
-
-    def enrolled(tdir: Path, empty: Path):
-        enrol = _image_in(tdir, "enrol")
-        board = load_truth(tdir / "enrol.json", layout).board() if enrol is not None else None
-        try:
-            return card_model_from_photos(layout, read_image(empty), read_image(enrol) if enrol is not None else None, board)
-        except (NotRegistered, CalibrationError) as exc:
-            warn(f"table {tdir.name!r} cannot be enrolled, its frames count as not registered: {exc}")
-            return None
-
-    model_for = _per_table(set_dir, fixed, enrolled, lambda: None, warn,
-                           "no table model given{}: using the layout's nominal artwork and cards")
-    readers: dict = {}
-
-    def reader_for(table: str | None):
-        if table not in readers:
-            model = model_for(table)
-            tdir_known = table is not None and (Path(set_dir) / "tables" / table).is_dir()
-            readers[table] = _UnreadableTable(layout) if model is None and tdir_known and fixed is None \
-                and _image_in(Path(set_dir) / "tables" / table, "empty") is not None else CardReader(layout, model)
-        reader = readers[table]
-        reader.reset()
-        return reader
-
-    return reader_for

@@ -114,6 +114,21 @@ def card_row(layout: Layout, space_id: str) -> Row | None:
                float(poly[:, 1].min()) + TOP_MARGIN_MM, w, h)
 
 
+def covered_card(lefts: Sequence[float], square_x: float, row: Row) -> int | None:
+    """Which upright card (index into ``lefts``, their left edges in mm, in row order) a crosswise
+    card whose owner square is centred at ``square_x`` lies on: the one whose visible part's middle
+    is nearest the crosswise card's middle (``place_row`` lays it there). Turned, the crosswise
+    card's own top-left corner, with its owner square, is its right end. None: no upright card, or
+    none within half a card of it (laid in the row's free space)."""
+    if not len(lefts):
+        return None
+    middle = square_x + (OWNER_Y[0] + OWNER_Y[1]) / 2 - row.card_h / 2
+    ends = list(lefts[1:]) + [float("inf")]
+    centres = [left + min(end - left, row.card_w) / 2 for left, end in zip(lefts, ends)]
+    k = int(np.argmin([abs(c - middle) for c in centres]))
+    return k if abs(centres[k] - middle) <= row.card_w / 2 else None
+
+
 def token_spots(layout: Layout, space_id: str) -> list[tuple[float, float]]:
     """Centres of the space's token spots (regions ``<space>-token-<k>``), in order."""
     out = []

@@ -23,11 +23,13 @@ class SpaceResult:
     confidence: float = 1.0
     occluded: bool = False
     unknown: tuple[str, ...] = ()
+    seen: tuple[str, ...] = ()  # how the pieces lie (``SpaceReading.seen``: which card a dragon covers)
 
     def reading(self) -> SpaceReading:
         if self.occluded:
             return SpaceReading.of(self.space, (), confidence=0.0, occluded=True)
-        return SpaceReading.of(self.space, dict(self.pieces), confidence=self.confidence, unknown=self.unknown)
+        return SpaceReading.of(self.space, dict(self.pieces), confidence=self.confidence, unknown=self.unknown,
+                               seen=self.seen)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -38,6 +40,8 @@ class SpaceResult:
             out = {"pieces": [], "confidence": 0.0, "occluded": True}
         if self.unknown:
             out["unknown"] = list(self.unknown)
+        if self.seen and not self.occluded:
+            out["seen"] = list(self.seen)
         return out
 
 

@@ -29,8 +29,6 @@ def make_reader_factory(layout: Layout, set_dir: str | Path, calibration_path: s
     from vision.card_rows import is_card_layout
 
     if is_card_layout(layout):  # cards in rows (The Great Wall): vision.card_reader
-        from vision.card_reader import card_reader_factory
-
         return card_reader_factory(layout, set_dir, calibration_path, warn)
     from vision.enrolment import TableModel, model_from_photos, placed_from_board
     from vision.errors import CalibrationError, NotRegistered
@@ -141,5 +139,43 @@ def _legacy_reader_factory(layout: Layout, set_dir: str | Path, calibration_path
 
     def reader_for(table: str | None):
         return BoardReader(layout, mode=mode, calibration=calibration_for(table), tag_map=tags)
+
+    return reader_for
+
+
+def card_reader_factory(layout: Layout, set_dir, calibration_path: str | None = None, warn=None):
+    """``table id -> a new CardReader`` for ``tableref vision eval``: each table enrolled from its
+    ``tables/<t>/empty.jpg`` and ``enrol.jpg`` + ``enrol.json`` (``card_enrol``), or the table
+    model given, or the layout's nominal artwork with a warning (as ``eval_readers`` does)."""
+    from vision.card_enrol import card_model_from_photos
+    from vision.card_reader import CardReader
+    from vision.enrolment import TableModel
+    from vision.errors import CalibrationError, NotRegistered
+
+    warn = warn or (lambda msg: None)
+    fixed = TableModel.load(calibration_path, layout) if calibration_path else None
+
+    def enrolled(tdir: Path, empty: Path):
+        enrol = _image_in(tdir, "enrol")
+        board = load_truth(tdir / "enrol.json", layout).board() if enrol is not None else None
+        try:
+            return card_model_from_photos(layout, read_image(empty), read_image(enrol) if enrol is not None else None, board)
+        except (NotRegistered, CalibrationError) as exc:
+            warn(f"table {tdir.name!r} cannot be enrolled, its frames count as not registered: {exc}")
+            return None
+
+    model_for = _per_table(set_dir, fixed, enrolled, lambda: None, warn,
+                           "no table model given{}: using the layout's nominal artwork and cards")
+    readers: dict = {}
+
+    def reader_for(table: str | None):
+        if table not in readers:
+            model = model_for(table)
+            tdir_known = table is not None and (Path(set_dir) / "tables" / table).is_dir()
+            readers[table] = _UnreadableTable(layout) if model is None and tdir_known and fixed is None \
+                and _image_in(Path(set_dir) / "tables" / table, "empty") is not None else CardReader(layout, model)
+        reader = readers[table]
+        reader.reset()
+        return reader
 
     return reader_for

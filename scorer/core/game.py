@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Iterator, Mapping, TypeVar
+from typing import Any, ClassVar, Generic, Iterator, Mapping, Sequence, TypeVar
 
 from scorer.core.observation import ChanceSeen
 from scorer.core.results import Outcome, Scoreboard
@@ -227,6 +227,13 @@ class Game(ABC, Generic[S, M]):
         player colour standing for the neutral pieces, Ming's 2-player ``neutral_colour``). The table
         renames them before anything is read (``Observation.with_owners``). Default: none."""
         return {}
+
+    def seen_disagreements(self, state: S, moves: Sequence[M], seen: Mapping[str, tuple[str, ...]]) -> int:
+        """How many things ``moves`` say of the table that a sensor saw otherwise (``seen``: per space,
+        ``SpaceReading.seen``): among readings that explain the pieces equally well, the referee takes
+        one that agrees with what was seen of how they lie. Default: a game whose sensors see no more
+        than which pieces lie where has nothing to compare (0)."""
+        return 0
 
     def camera_declarations(self, state: S, seen: "ChanceSeen") -> tuple[M, ...]:
         """The declared inputs a sensor has just read by itself (``scorer.core.observation.ChanceSeen``:

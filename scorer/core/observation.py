@@ -10,6 +10,14 @@ from typing import Iterable, Mapping
 from scorer.core.types import Board, Message, Piece, SpaceId
 
 
+COVERS = "covers "  # a ``SpaceReading.seen`` fact: a piece lies across this one (``covers_fact``)
+
+
+def covers_fact(owner: str, kind: str) -> str:
+    """The ``seen`` fact for a piece (a card) lying on ``owner``'s ``kind`` (The Great Wall's dragon)."""
+    return f"{COVERS}{owner}:{kind}"
+
+
 @dataclass(frozen=True, slots=True)
 class SpaceReading:
     """One space as one source saw it.
@@ -19,6 +27,9 @@ class SpaceReading:
     is in no registry) -- reported, never guessed. ``changed_at`` is when the source says this
     space last changed (on the runtime's clock; the sensor board keeps it across an outage), or
     None when the source does not know: the time of the observation then stands for it.
+    ``seen`` holds what the source saw of how the pieces lie, beyond which they are, in the words a
+    game's ``Game.seen_disagreements`` reads (the camera on The Great Wall: ``"covers red:wall"``,
+    the card a dragon lies on). An RFID pad sees no such thing.
     """
 
     space: SpaceId
@@ -27,6 +38,7 @@ class SpaceReading:
     occluded: bool = False
     unknown: tuple[str, ...] = ()
     changed_at: float | None = None
+    seen: tuple[str, ...] = ()
 
     @classmethod
     def of(
@@ -38,10 +50,11 @@ class SpaceReading:
         occluded: bool = False,
         unknown: Iterable[str] = (),
         changed_at: float | None = None,
+        seen: Iterable[str] = (),
     ) -> "SpaceReading":
         counter = Counter(dict(pieces)) if isinstance(pieces, Mapping) else Counter(pieces)
         items = tuple(sorted((p, n) for p, n in counter.items() if n > 0))
-        return cls(SpaceId(space), items, confidence, occluded, tuple(unknown), changed_at)
+        return cls(SpaceId(space), items, confidence, occluded, tuple(unknown), changed_at, tuple(sorted(seen)))
 
     def counter(self) -> Counter[Piece]:
         return Counter(dict(self.pieces))

@@ -169,7 +169,7 @@ class Reconciler:
                     out.append(AcceptMove((move,), signal.reason, player))
             return out
 
-        explanations = _by_appearance(game.explain(state, sensed), view)
+        explanations = _by_appearance(game.explain(state, sensed), view, game, state)
         legal = [e for e in explanations if e.legal and e.moves]
         if legal:
             return self._legal(state, legal[0], player, view, now, busy, out)

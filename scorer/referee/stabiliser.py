@@ -115,6 +115,14 @@ class StableView:
     sources: tuple[SourceStatus, ...] = ()
     changed_at: float = 0.0
     since: tuple[tuple[SpaceId, float], ...] = ()  # when each known space's believed content appeared
+    seen: tuple[tuple[SpaceId, str], ...] = ()  # how the believed pieces lie, as their source saw it (``SpaceReading.seen``)
+
+    def seen_by_space(self) -> dict[SpaceId, tuple[str, ...]]:
+        """``seen`` per space."""
+        out: dict[SpaceId, tuple[str, ...]] = {}
+        for space, fact in self.seen:
+            out[space] = out.get(space, ()) + (fact,)
+        return out
 
     def appeared(self, space: str) -> float:
         """When the believed content of ``space`` first appeared (0.0 if not known)."""
@@ -168,6 +176,7 @@ class _Track:
     believed_since: float = 0.0
     appeared: float = 0.0  # when it changed, by the source's own clock where it keeps one (ordering)
     believed_appeared: float = 0.0
+    seen: tuple[str, ...] = ()  # of the content now read (SpaceReading.seen)
 
 
 @dataclass(slots=True)
@@ -235,11 +244,11 @@ class Stabiliser:
                 track.occluded, track.since = True, at
             return
         if track is None:
-            src.tracks[r.space] = _Track(r.pieces, at, False, confident, r.unknown, appeared=appeared)
+            src.tracks[r.space] = _Track(r.pieces, at, False, confident, r.unknown, appeared=appeared, seen=r.seen)
             return
         if track.occluded or r.pieces != track.content or confident != track.confident:
             track.content, track.since, track.appeared = r.pieces, at, appeared
-        track.occluded, track.confident, track.unknown = False, confident, r.unknown
+        track.occluded, track.confident, track.unknown, track.seen = False, confident, r.unknown, r.seen
 
     def set_source_live(self, source: str, live: bool, now: float, reason: Message | None = None) -> None:
         """Mark a source up or down. Going down drops its readings: they may be stale."""
@@ -308,10 +317,14 @@ class Stabiliser:
         occluded: set[SpaceId] = set()
         unknown: list[tuple[SpaceId, str, str]] = []
         disagreements: list[Disagreement] = []
+        # how the believed pieces lie (SpaceReading.seen): from the first source that reads them now and says
+        lying: dict[SpaceId, tuple[str, ...]] = {}
         for src in sources:
             for space, track in src.tracks.items():
                 if track.occluded:
                     occluded.add(space)
+                elif track.seen and space not in lying and space in cells and track.content == track.believed == cells[space]:
+                    lying[space] = track.seen
                 for tag in track.unknown:
                     unknown.append((space, src.name, tag))
                 dec = decider.get(space)
@@ -343,6 +356,7 @@ class Stabiliser:
             sources=statuses,
             changed_at=self._changed_at,
             since=tuple(sorted(since.items())),
+            seen=tuple((space, fact) for space, facts in sorted(lying.items()) for fact in facts),
         )
 
     def next_deadline(self) -> float | None:

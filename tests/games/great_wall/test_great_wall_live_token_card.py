@@ -10,76 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer.core import Piece
-from scorer.core.observation import Observation, SpaceReading
+from gw_live_rig import SECTIONS, GreatWallRig
 from scorer.games.great_wall.moves import CardRef, Play
-from scorer.referee.reconciler import ReconcilerSettings
-from tableref import service as ev
-from tableref.service import EventBus
-from tableref.store import EventStore
-from tableref.table import Table, TableSettings
-
-SETUP = {"players": ["blue", "red", "green"]}
-SECTIONS = ("section-1", "section-2", "section-3")
-SETTINGS = TableSettings(settle=0.5, reconciler=ReconcilerSettings(complete_grace=1.0, quiet_timeout=8.0))
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-class GreatWallRig:
-    """A Great Wall table driven step by step: pieces put and taken, declarations from the dashboard."""
-
-    def __init__(self, path: Path) -> None:
-        self.clock = Clock()
-        self.pieces: dict[str, dict[Piece, int]] = {}
-        self.store = EventStore(str(path))
-        self.bus = EventBus()
-        self.sub = self.bus.subscribe()
-        self.table = Table(self.store, self.bus, "great_wall", SETUP, clock=self.clock, wall=lambda: "w", settings=SETTINGS)
-
-    def close(self) -> None:
-        self.sub.close()
-        self.store.close()
-
-    def run(self, seconds: float = 2.5, dt: float = 0.1) -> None:
-        end = self.clock.t + seconds
-        while self.clock.t < end - 1e-9:
-            self.clock.t = round(self.clock.t + dt, 6)
-            readings = tuple(SpaceReading.of(s, self.pieces.get(s, {})) for s in SECTIONS)
-            self.table.observe(Observation("rfid", self.clock.t, readings))
-            self.table.step()
-
-    def put(self, space: str, owner: str, kind: str) -> None:
-        c = self.pieces.setdefault(space, {})
-        c[Piece(owner, kind)] = c.get(Piece(owner, kind), 0) + 1
-
-    def take(self, space: str, owner: str, kind: str) -> None:
-        self.pieces[space][Piece(owner, kind)] -= 1
-        if not self.pieces[space][Piece(owner, kind)]:
-            del self.pieces[space][Piece(owner, kind)]
-
-    def declare(self, move: dict) -> None:
-        res = self.table.declare(move, "dashboard")
-        assert res.ok, res
-        self.run()
-
-    def accepted(self) -> list[dict]:
-        out = []
-        while (e := self.sub.get(0)) is not None:
-            if e.type == ev.MOVE_ACCEPTED:
-                out.append(e.data["move"])
-        return out
-
-    @property
-    def state(self):
-        return self.table.session.state
-
 
 @pytest.fixture
 def rig(tmp_path: Path):
@@ -114,12 +46,7 @@ def _to_equal_tokens(rig: GreatWallRig) -> None:
 def _red_plays_a_dragon(rig: GreatWallRig) -> Play:
     rig.declare({"type": "draw", "player": "blue"})
     rig.declare({"type": "draw", "player": "blue"})
-    rig.accepted()
-    rig.put("section-1", "red", "dragon")
-    rig.run(9.0)
-    moves = [m for m in rig.accepted() if m["type"] == "play"]
-    assert len(moves) == 1, moves
-    return rig.table.session.game.move_from_json(moves[0])
+    return rig.play_one("section-1", "red", "dragon")
 
 
 def test_the_dashboard_names_the_card_and_the_dragon_reading_follows_it(rig: GreatWallRig) -> None:
