@@ -24,13 +24,17 @@ RANSAC_MM = 2.0
 COARSE_RANSAC_MM = 4.0  # the first of the two rounds: a pose far off (a bumped camera, a tilted view) agrees loosely first
 MIN_ISOTROPY = 0.25  # a patch's print must have structure in two directions (see _textured_centres)
 MAX_SHIFT_MM = 25.0  # farther than this, the camera was moved, not bumped: register by markers
+DETAIL_SIGMA_PX = 1.0  # the band of the print matched: finer than this is noise (sharp frames)
 
 PRINT_MESSAGE = Message.t('vision.pose_refine.board_registered_from_its_print')
 
 
 class PoseRefiner:
-    def __init__(self, reference_bgr: np.ndarray, px_per_mm: float):
+    def __init__(self, reference_bgr: np.ndarray, px_per_mm: float, detail_sigma: float = DETAIL_SIGMA_PX):
+        """``detail_sigma``: the finest detail of the print matched (rectified px). A coarser band
+        finds the print of a motion-blurred frame, whose fine lines are gone (vision/blurred_pose.py)."""
         self.s = px_per_mm
+        self.detail_sigma = float(detail_sigma)
         h, w = reference_bgr.shape[:2]
         self.size = (w, h)
         self.template = self._prep(cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY))
@@ -44,9 +48,8 @@ class PoseRefiner:
         self.S = np.diag([px_per_mm, px_per_mm, 1.0])
         self.board_window = cv2.createHanningWindow((w, h), cv2.CV_32F)
 
-    @staticmethod
-    def _prep(g: np.ndarray) -> np.ndarray:
-        g = cv2.GaussianBlur(g.astype(np.float32), (0, 0), 1.0)
+    def _prep(self, g: np.ndarray) -> np.ndarray:
+        g = cv2.GaussianBlur(g.astype(np.float32), (0, 0), self.detail_sigma)
         return g - cv2.GaussianBlur(g, (0, 0), 10.0)
 
     def refine(self, gray: np.ndarray, H0: np.ndarray) -> tuple[np.ndarray, int] | None:

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.blurred_pose import BlurredPose
 from vision.enrolment import TableModel
 from vision.pose_refine import PoseRefiner, print_registration
 from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
@@ -23,6 +24,7 @@ class TableRegistration:
         self.registrar = registrar
         self.model = model
         self.refiner = PoseRefiner(model.reference, model.px_per_mm)
+        self.blurred = BlurredPose(model.reference, model.px_per_mm, registrar.layout.size)
         self.pose: np.ndarray | None = None  # the last homography that read the board
         self.registrar.expect(model.pose, model.frame_size)  # a mounted camera: the markers are where they were
 
@@ -41,16 +43,19 @@ class TableRegistration:
         return None
 
     def _by_print(self, gray: np.ndarray, reg: Registration) -> Registration:
-        """Too few markers: the last good pose (or the enrolment photo's), refined on the print."""
+        """Too few markers: the last good pose (or the enrolment photo's), refined on the print;
+        failing that, a motion-blurred frame's pose from its outline and coarse print
+        (``BlurredPose``)."""
         size = (gray.shape[1], gray.shape[0])
         H0 = self.known_pose(size)
         if H0 is None or reg.status == RegistrationStatus.TOO_OBLIQUE:
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
         got = self.refiner.refine(gray, H0)
-        if got is None:
+        H = got[0] if got is not None else self.blurred.find(gray, H0)  # a blurred frame
+        if H is None:
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
-        self.pose = got[0]
-        return print_registration(got[0], reg.missing, reg.found, size)
+        self.pose = H
+        return print_registration(H, reg.missing, reg.found, size)
 
     def register(self, gray: np.ndarray) -> Registration:
         """By the corner markers; else by the print. Registered by the board's outline or by
