@@ -7,6 +7,14 @@ import cv2
 import numpy as np
 
 
+def stats_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)``: the same labels, stats and centroids,
+    by the block-based algorithm (BBDT, ``CCL_GRANA``) instead of OpenCV's default for 8-connectivity
+    (Spaghetti, which numbers the blobs the same way), as that one gathers the stats about three times
+    slower (a 610x540 board: 2.0 ms against 0.7)."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+
+
 def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """Like ``cv2.connectedComponentsWithStats(mask, connectivity=8)`` on the whole image."""
     m = mask.astype(np.uint8, copy=False)
@@ -14,9 +22,26 @@ def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarra
     lbl = np.zeros(m.shape, np.int32)
     if w == 0 or h == 0:
         return 1, lbl, np.zeros((1, 5), np.int32), np.zeros((1, 2))
-    n, sub, stats, cents = cv2.connectedComponentsWithStats(m[y:y + h, x:x + w], connectivity=8)
+    n, sub, stats, cents = stats_components(m[y:y + h, x:x + w])
     lbl[y:y + h, x:x + w] = sub
     stats = stats.copy()
     stats[:, 0] += x
     stats[:, 1] += y
     return n, lbl, stats, cents + [x, y]
+
+
+def dilated(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """``cv2.dilate(mask, kernel)`` (uint8; ``kernel`` of odd sides, anchored at its centre) computed over
+    the bounding box of ``mask`` grown by the kernel's reach alone: nothing beyond it is reached, and
+    what lies beyond the box inside it is empty, as the crop's border is to OpenCV. A hand covers a
+    part of the board; its dilations by a finger's reach cost 2-9 ms each over the whole board."""
+    m = mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8, copy=False)
+    out = np.zeros(m.shape, np.uint8)
+    x, y, w, h = cv2.boundingRect(m)
+    if w == 0 or h == 0:
+        return out
+    ry, rx = kernel.shape[0] // 2, kernel.shape[1] // 2
+    x0, y0 = max(0, x - rx), max(0, y - ry)
+    x1, y1 = min(m.shape[1], x + w + rx), min(m.shape[0], y + h + ry)
+    out[y0:y1, x0:x1] = cv2.dilate(m[y0:y1, x0:x1], kernel)
+    return out

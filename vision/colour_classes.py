@@ -7,6 +7,8 @@ a hand when there is much of it.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -82,6 +84,7 @@ class ColourClassifier:
         self._lut_flat = self.lut.reshape(-1)
         self._ambiguous_flat = self.ambiguous_lut.reshape(-1)
         self._affinity_flat = self.affinity_lut.reshape(-1, len(self.owners))
+        self._affinity_words = _as_words(self._affinity_flat)
         # player colours darker than the foreground's "dark" test and with little chroma to be found
         # by (a near-black army): their pieces are found by darkness, as a neutral black piece
         board_l = float(np.median(cv2.cvtColor(model.reference, cv2.COLOR_BGR2LAB)[::4, ::4, 0]))
@@ -92,41 +95,77 @@ class ColourClassifier:
     def affinity(self, lab: np.ndarray) -> np.ndarray:
         """Per pixel and owner (``owners`` order), how well that owner's learned colours explain
         the pixel, 0-255 (uint8, shape ``lab.shape[:2] + (len(owners),)``)."""
-        return self._affinity_flat[lut_index(lab)]
+        idx = lut_index(lab)
+        if self._affinity_words is None:
+            return self._affinity_flat[idx]
+        # one 8-byte word per cell gathered (several times faster than rows of bytes), its bytes are the row's
+        return self._affinity_words[idx].view(np.uint8).reshape(idx.shape + (8,))[..., :len(self.owners)]
 
     def classify(self, lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Owner index per pixel (``UNKNOWN`` where unknown, -2 where not foreground); pixels
         between two colours take the colour of the nearest unambiguous pixel. Only the ``mask``
         pixels are looked up (most of a board is bare)."""
+        # the mask's pixels found once and addressed by their flat index (a boolean mask is scanned
+        # whole at each use: three times here)
+        at = np.flatnonzero(mask)
         out = np.full(mask.shape, -2, np.int16)
-        idx = lut_index(lab[mask])
-        out[mask] = self._lut_flat[idx]
+        idx = lut_index(lab.reshape(-1, lab.shape[-1])[at])
+        out.reshape(-1)[at] = self._lut_flat[idx]
         amb_px = self._ambiguous_flat[idx]
         if not amb_px.any():
             return out
         amb = np.zeros(mask.shape, bool)
-        amb[mask] = amb_px
+        amb.reshape(-1)[at] = amb_px
         return resolve_ambiguous(out, amb)
+
+
+def _as_words(table: np.ndarray) -> np.ndarray | None:
+    """A (cells, k) uint8 table as one uint64 per cell, each row's bytes first and zeros after (k <= 8),
+    so that gathering cells moves one word each; None for more than 8 columns."""
+    if table.shape[1] > 8:
+        return None
+    padded = np.zeros((table.shape[0], 8), np.uint8)
+    padded[:, :table.shape[1]] = table
+    return padded.view(np.uint64).reshape(-1)
 
 
 def lut_index(lab: np.ndarray) -> np.ndarray:
     """The flat lookup-table cell of each Lab value (any shape ending in 3): one index array
     instead of three, which numpy gathers several times faster."""
-    q = np.clip(lab, 0, 255).astype(np.uint8) >> Q_SHIFT
+    # 8-bit Lab (``ForegroundMaps.lab8``) is already what clipping and rounding down would give
+    q = (lab if lab.dtype == np.uint8 else np.clip(lab, 0, 255).astype(np.uint8)) >> Q_SHIFT
     n = 256 // Q
     return (q[..., 0].astype(np.intp) * n + q[..., 1]) * n + q[..., 2]
 
 
 def resolve_ambiguous(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float = 3.0) -> np.ndarray:
     """Give each ambiguous pixel the colour of the nearest sure pixel of a colour, if one is
-    within ``reach_px``: a piece is one colour, so its doubtful pixels follow its sure ones."""
+    within ``reach_px``: a piece is one colour, so its doubtful pixels follow its sure ones.
+
+    The distances are taken in the ambiguous pixels' bounding box grown by ``_reach_margin``, not over
+    the whole board: OpenCV's labelled distance transform steps at most 2 px at a time and at least 1
+    in distance, so a distance within ``reach_px``, and the sure pixel it comes from, is found through
+    pixels no farther than twice that, all inside the box; what lies beyond only ever gives more."""
     sure = (labels >= 0) & ~ambiguous
     if not sure.any():
         return labels
-    src = np.where(sure, 0, 255).astype(np.uint8)
-    dist, idx = cv2.distanceTransformWithLabels(src, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
-    owners = np.concatenate([[-2], labels[sure]]).astype(np.int16)  # zero pixels are numbered in raster order
-    take = ambiguous & (dist <= reach_px)
     out = labels.copy()
-    out[take] = owners[idx[take]]
+    x, y, w, h = cv2.boundingRect(ambiguous.view(np.uint8) if ambiguous.dtype == bool else ambiguous.astype(np.uint8))
+    if w == 0 or h == 0:
+        return out
+    m = _reach_margin(reach_px)
+    y0, x0 = max(0, y - m), max(0, x - m)
+    y1, x1 = min(labels.shape[0], y + h + m), min(labels.shape[1], x + w + m)
+    box_sure, box_amb = sure[y0:y1, x0:x1], ambiguous[y0:y1, x0:x1]
+    src = np.where(box_sure, 0, 255).astype(np.uint8)
+    dist, idx = cv2.distanceTransformWithLabels(src, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
+    owners = np.concatenate([[-2], labels[y0:y1, x0:x1][box_sure]]).astype(np.int16)  # zero pixels are numbered in raster order
+    take = box_amb & (dist <= reach_px)
+    out[y0:y1, x0:x1][take] = owners[idx[take]]
     return out
+
+
+def _reach_margin(reach_px: float) -> int:
+    """How far beyond the ambiguous pixels ``resolve_ambiguous`` looks: a path of distance ``reach_px``
+    takes at most that many steps of the 5x5 mask (each at least 1, at most 2 px), and one more for safety."""
+    return 2 * int(math.ceil(reach_px)) + 2

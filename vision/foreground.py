@@ -54,12 +54,16 @@ class LightNormaliser:
         small = cv2.resize(rect, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
         ratio = small / self.ref_small
         wb = np.median(ratio.reshape(-1, 3), axis=0)
-        lum = (ratio / wb).mean(axis=2)
+        balanced = ratio / wb  # (once: it was divided three times over)
+        lum = balanced.mean(axis=2)
         lum8 = np.clip(lum * 100, 0, 255).astype(np.uint8)
         # a cell whose colour changed (a piece, a hand) says nothing of the light: its value is
         # taken from the cells around before the median (a crowded area bent the field when its
         # pieces filled most of the median's window, and came out washed out)
-        tint = (ratio / wb).max(axis=2) - (ratio / wb).min(axis=2)
+        # (the three channels' max and min taken pairwise: the same values as numpy's reduction over the
+        # channel axis, which is slow for three values a cell)
+        b, g, r = balanced[..., 0], balanced[..., 1], balanced[..., 2]
+        tint = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
         coloured = (tint > FIELD_TINT * lum).astype(np.uint8)
         if coloured.any():
             # ... but not what reaches the board's edge (an arm) or is as big as a hand: their light is
@@ -95,6 +99,13 @@ class ForegroundMaps:
     weak: np.ndarray  # bool: a little different (chroma or lightness)
     weak_chroma: np.ndarray  # bool: a little different in colour (a shadow changes only lightness)
     noise: float  # the frame's noise scale (Lab a+b), what the thresholds are multiples of
+    lab8: np.ndarray | None = None  # ``lab`` as the uint8 it was made from (``Foreground.measure``); None: not kept
+
+    @property
+    def lookup_lab(self) -> np.ndarray:
+        """``lab`` for the colour lookups (``colour_classes.lut_index``) and nearest-pixel sampling: its 8-bit
+        original when kept (the same whole numbers, a quarter of the bytes, no clipping or conversion)."""
+        return self.lab if self.lab8 is None else self.lab8
 
 
 class Foreground:
@@ -150,7 +161,7 @@ class Foreground:
         grown = chroma > max(MIN_WEAK_CHROMA, GROW_SIGMAS * noise)
         seeds = (chroma > piece_t) | dark
         return ForegroundMaps(lab8.astype(np.float32), chroma, grown | dark, strict, seeds, dark, weak, weak_chroma,
-                              noise)
+                              noise, lab8)
 
 
 def _outside8(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision.blobs import stats_components
 from vision.foreground import ForegroundMaps
 
 LOST_REACH_MM = 10.0  # lost print counts this near unexplained colour ...
@@ -36,7 +37,7 @@ def masked(maps: ForegroundMaps, labels: np.ndarray, lost: np.ndarray, explained
     reach = max(1, int(round(LOST_REACH_MM * px_per_mm)))
     near = cv2.dilate(colour, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2)) > 0
     lost = lost & keep
-    n, lbl, stats, _ = cv2.connectedComponentsWithStats(lost.astype(np.uint8), connectivity=8)
+    n, lbl, stats, _ = stats_components(lost.astype(np.uint8))
     h, w = lost.shape
     e = int(round(LOST_EDGE_MM * px_per_mm))
     at_edge = np.zeros(n, bool)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.blobs import components
+from vision.blobs import components, dilated, stats_components
 
 from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
@@ -72,6 +72,9 @@ class OcclusionFinder:
         (``_hand_like``); None: not looked for."""
         self.space_masks = space_masks
         self.ref_ab = None if reference_lab is None else np.ascontiguousarray(reference_lab[..., 1:], np.float32)
+        # ... and its two planes apart (``_towards``)
+        self.ref_a, self.ref_b = (None, None) if self.ref_ab is None else \
+            (np.ascontiguousarray(self.ref_ab[..., 0]), np.ascontiguousarray(self.ref_ab[..., 1]))
         k = max(3, int(round(HAND_LIKE_MM * px_per_mm)) | 1)
         self.hand_like_window = (k, k)
         self.heaps = heaps or []  # where a heap of pieces on one space can show (bbox, mask): see ``_heap``
@@ -124,21 +127,23 @@ class OcclusionFinder:
         faded = None
         if lost_print is not None:
             # print under a piece is hidden by the piece: only print lost away from pieces (and markers) counts
-            away = lost_print & ~(cv2.dilate(known, self.piece_reach) > 0) & ~self.marker_print
+            away = lost_print & ~self._near_pieces(known, lost_print) & ~self.marker_print
             if faded_print is not None:
                 faded, away = away & faded_print, away & ~faded_print
             unexplained = unexplained | away
         unexplained = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         evidence = ((unexplained > 0) | (known > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_CLOSE, self.close_kernel)
-        n, lbl, stats, _ = cv2.connectedComponentsWithStats(evidence, connectivity=8)
+        n, lbl, stats, _ = stats_components(evidence)
         hand = np.zeros(labels.shape, bool)
         if n > 1:
-            unexpl_area = np.bincount(lbl.ravel(), weights=(unexplained > 0).ravel(), minlength=n)
+            unexpl_px = unexplained > 0
+            # pixel counts per region (as the float sums of 0/1 weights were: exact), over the few pixels counted
+            unexpl_area = np.bincount(lbl[unexpl_px], minlength=n).astype(np.float64)
             at_edge = np.bincount(lbl[self.edge].ravel(), minlength=n) > 0
             total = stats[:, cv2.CC_STAT_AREA]
             at_edge_hand = (stats[:, cv2.CC_STAT_AREA] >= EDGE_HAND_PIECES * self.piece_px) & at_edge
-            seen_area = np.bincount(lbl.ravel(), weights=((unexplained > 0) & seen_unexplained).ravel(), minlength=n)
+            seen_area = np.bincount(lbl[unexpl_px & seen_unexplained], minlength=n).astype(np.float64)
             unexplained_hand = _unexplained_hand(unexpl_area, seen_area, INNER_HAND_PIECES * self.piece_px,
                                                  PRINT_HAND_MM2 * self.s ** 2)
             is_hand = at_edge_hand | unexplained_hand | (total >= SLEEVE_PIECES * self.piece_px)
@@ -172,20 +177,47 @@ class OcclusionFinder:
         if faded is not None:
             loose |= faded
         for _ in range(GROW_ROUNDS):
-            reach = cv2.dilate(hand.astype(np.uint8), self.finger_kernel) > 0
+            reach = dilated(hand, self.finger_kernel) > 0
             grown_hand = hand | (reach & loose)
             touching = np.unique(lbl[reach & (known > 0)])
             big = touching[too_big[touching]]
             if big.size:
-                grown_hand |= np.isin(lbl, big)
+                grown_hand |= _members(lbl, big, len(too_big))
             if grown_hand.sum() == hand.sum():
                 break
             hand = grown_hand
-        grown = cv2.dilate(hand.astype(np.uint8), self.margin_kernel)
+        grown = dilated(hand, self.margin_kernel)
         like = self._hand_like(maps.lab, grown > 0, near_piece if covered is None else near_piece | covered)
         if like is not None:
-            grown |= cv2.dilate(like.astype(np.uint8), self.margin_kernel)
+            grown |= dilated(like, self.margin_kernel)
         return Occlusion(grown > 0, self.spaces_hit(grown))
+
+    def _near_pieces(self, known: np.ndarray, where: np.ndarray) -> np.ndarray:
+        """``cv2.dilate(known, self.piece_reach) > 0`` where it is asked about: inside the bounding box of
+        ``where`` (bool, board px: the print lost, a few blocks), False elsewhere. The dilation there needs
+        only ``known`` within the kernel's reach of the box, so it is dilated in that crop alone (the
+        board's edges stay edges: nothing beyond them counts either way), not over the whole board."""
+        out = np.zeros(where.shape, bool)
+        x, y, w, h = cv2.boundingRect(where.view(np.uint8) if where.dtype == bool else where.astype(np.uint8))
+        if w == 0 or h == 0:
+            return out
+        ry, rx = self.piece_reach.shape[0] // 2, self.piece_reach.shape[1] // 2
+        ax, ay = max(0, x - rx), max(0, y - ry)
+        bx, by = min(where.shape[1], x + w + rx), min(where.shape[0], y + h + ry)
+        grown = cv2.dilate(known[ay:by, ax:bx], self.piece_reach)
+        out[y:y + h, x:x + w] = grown[y - ay:y - ay + h, x - ax:x - ax + w] > 0
+        return out
+
+    def _towards(self, lab: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per pixel: how far the hand's colour ``h`` (a, b) lies from the empty board's (``contrast``), and how
+        far the pixel's (a, b) in ``lab`` lies along that line past their midpoint (``along``), Lab units.
+        Computed a channel at a time, the same operations in the same order as on the (h, w, 2) arrays it
+        was written with: numpy's loops over a last axis of two cost ten to twenty times more."""
+        da, db = h[0] - self.ref_a, h[1] - self.ref_b
+        contrast = np.sqrt(da * da + db * db)
+        along = ((lab[..., 1] - self.ref_a) * da + (lab[..., 2] - self.ref_b) * db - contrast * contrast / 2) / \
+            np.maximum(contrast, 1e-3)
+        return contrast, along
 
     def _hand_like(self, lab: np.ndarray, hand: np.ndarray, near_piece: np.ndarray) -> np.ndarray | None:
         """Bare board joined to ``hand`` (bool, board px, with its margin) whose colour, averaged over
@@ -206,14 +238,12 @@ class OcclusionFinder:
             return None
         ab = lab[..., 1:]
         h = np.median(ab[core], axis=0).astype(np.float32)
-        dh = h[None, None, :] - self.ref_ab
-        contrast = np.sqrt((dh * dh).sum(axis=2))
-        along = (((ab - self.ref_ab) * dh).sum(axis=2) - contrast * contrast / 2) / np.maximum(contrast, 1e-3)
+        contrast, along = self._towards(lab, h)
         use = (bare & (contrast >= HAND_CONTRAST)).astype(np.float32)
         n = cv2.boxFilter(use, -1, self.hand_like_window, normalize=False)
         mean = cv2.boxFilter(along * use, -1, self.hand_like_window, normalize=False) / np.maximum(n, 1.0)
         area = self.hand_like_window[0] * self.hand_like_window[1]
-        near_hand = cv2.dilate(hand.astype(np.uint8), self.finger_reach) > 0
+        near_hand = dilated(hand, self.finger_reach) > 0
         like = (((mean > HAND_LIKE) | ((mean > HAND_NEARER) & near_hand)) & (n >= HAND_LIKE_BARE * area)).astype(np.uint8)
         n_like, lbl = cv2.connectedComponents(like, connectivity=8)
         if n_like <= 1:
@@ -222,7 +252,7 @@ class OcclusionFinder:
         joined = joined[joined > 0]
         if not joined.size:
             return None
-        return np.isin(lbl, joined) & ~hand
+        return _members(lbl, joined, n_like) & ~hand
 
     def joined(self, occ: Occlusion, extra: np.ndarray) -> Occlusion:
         """``occ`` with ``extra`` (bool, board px) as part of the hand too: a "piece" touching the hand
@@ -273,6 +303,14 @@ class OcclusionFinder:
         return True
 
 
+def _members(lbl: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
+    """``np.isin(lbl, ids)`` for a label image with labels below ``n``: one lookup in a table of the labels
+    (isin sorted the whole board's labels: some 3 ms a call, several a frame with a hand)."""
+    table = np.zeros(n, bool)
+    table[ids] = True
+    return table[lbl]
+
+
 def _unexplained_hand(unexplained: np.ndarray, seen: np.ndarray, pieces_px: float, hand_px: float) -> np.ndarray:
     """Per region: whether its unexplained evidence (``unexplained`` px, of which ``seen`` is colour or
     difference, the rest print lost) makes it a hand: ``pieces_px`` of it, as before; and when its
@@ -318,7 +356,7 @@ def _colour_components(labels: np.ndarray, min_area: float = 0.0) -> tuple[np.nd
     the blobs where two colours touch are split by colour (a pass per colour over the whole board
     cost several times more), and of them only those bigger than ``min_area`` px: the caller asks
     only which colour blobs are bigger than that, and no colour of a smaller blob can be."""
-    n, lbl, stats, _ = cv2.connectedComponentsWithStats((labels >= 0).astype(np.uint8), connectivity=8)
+    n, lbl, stats, _ = stats_components((labels >= 0).astype(np.uint8))
     areas = stats[:, cv2.CC_STAT_AREA].astype(np.int64)
     areas[0] = 0
     for j in np.flatnonzero(_mixed(labels, lbl, n) & (areas > min_area)):
@@ -327,8 +365,7 @@ def _colour_components(labels: np.ndarray, min_area: float = 0.0) -> tuple[np.nd
         colours = labels[y:y + h, x:x + w]
         first = True
         for oi in np.unique(colours[region]):
-            m, sub, sub_stats, _ = cv2.connectedComponentsWithStats((region & (colours == oi)).astype(np.uint8),
-                                                                    connectivity=8)
+            m, sub, sub_stats, _ = stats_components((region & (colours == oi)).astype(np.uint8))
             for k in range(1, m):
                 if first:  # the first blob keeps the label
                     new_label, first = j, False
@@ -341,14 +378,12 @@ def _colour_components(labels: np.ndarray, min_area: float = 0.0) -> tuple[np.nd
 
 
 def _mixed(labels: np.ndarray, lbl: np.ndarray, n: int) -> np.ndarray:
-    """Per blob of ``lbl``: whether two of its 8-neighbouring pixels have different colours."""
-    mixed = np.zeros(n, bool)
-    for a, b in (((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
-                 ((slice(1, None), slice(None)), (slice(None, -1), slice(None))),
-                 ((slice(1, None), slice(1, None)), (slice(None, -1), slice(None, -1))),
-                 ((slice(1, None), slice(None, -1)), (slice(None, -1), slice(1, None)))):
-        pa, pb = labels[a], labels[b]
-        differ = (pa != pb) & (pa >= 0) & (pb >= 0)
-        if differ.any():
-            mixed[lbl[a][differ]] = True
-    return mixed
+    """Per blob of ``lbl`` (8-connected blobs of ``labels >= 0``): whether two of its 8-neighbouring pixels
+    have different colours. A blob is 8-connected, so that is whether it holds two colours at all (along
+    a path between them two neighbours differ): counted per (blob, colour) over its pixels alone, not
+    by comparing the whole board with itself shifted four ways."""
+    piece = labels >= 0
+    colours = labels[piece].astype(np.int64)
+    k = int(colours.max()) + 1 if colours.size else 1
+    present = np.bincount(lbl[piece].astype(np.int64) * k + colours, minlength=n * k).reshape(n, k) > 0
+    return present.sum(axis=1) > 1

@@ -62,39 +62,77 @@ def crop_spaces(corrected: np.ndarray, reference: np.ndarray, lab: np.ndarray, e
                 origin: tuple[int, int] = (0, 0), reference_cache: dict | None = None) -> np.ndarray:
     """Crops of the spaces centred at ``centres_px`` (board pixels, (n, 2)) as a float32 blob
     (n, channels, px, px) for ``cv2.dnn``. ``corrected`` and ``lab`` (the frame, light-corrected,
-    and its Lab from ``Foreground``) may be a part of the board starting at ``origin`` (x0, y0);
+    and its Lab from ``Foreground``: float32, or the 8-bit Lab it was made from, ``ForegroundMaps.lab8``)
+    may be a part of the board starting at ``origin`` (x0, y0);
     ``reference`` is the whole empty board; ``evidence`` from ``evidence_map``, like ``lab``.
     Beyond the board's edge, the edge is repeated. ``reference_cache``: a dict kept with one
     ``reference`` (a reader's), where the empty board's channels of each crop are kept, as they
-    are the same every frame."""
+    are the same every frame (``reference_crops`` fills it beforehand).
+
+    Each crop's pixels are warped into per-blob buffers and the colour lookup and the change of
+    layout are done once for the whole blob (they were once per crop: the calls, not the pixels,
+    cost)."""
     n = len(centres_px)
     k = len(colours.owners)
     out = np.empty((n, channels(k), spec.px, spec.px), np.float32)
-    side = spec.size_mm * px_per_mm
-    scale = spec.px / side
+    scale = _scale(spec, px_per_mm)
     ox, oy = origin
     size = (spec.px, spec.px)
     flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    cur = np.empty((n, spec.px, spec.px, 3), np.uint8)
+    lab_c = np.empty((n, spec.px, spec.px, 3), lab.dtype)  # nearest sampling: the same values in 8 bits or floats
     for i, (cx, cy) in enumerate(np.asarray(centres_px, np.float64)):
         # board px -> crop px: centre at the crop's centre, scaled to spec.px
         tx, ty = spec.px / 2 - scale * cx, spec.px / 2 - scale * cy
         Ml = np.array([[scale, 0.0, tx + scale * ox], [0.0, scale, ty + scale * oy]])  # the part's own coordinates
-        cur = cv2.warpAffine(corrected, Ml, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
-        ev = cv2.warpAffine(evidence, Ml, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
-        lab_c = cv2.warpAffine(lab, Ml, size, flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
+        cv2.warpAffine(corrected, Ml, size, dst=cur[i], flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        cv2.warpAffine(evidence, Ml, size, dst=out[i, 6], flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        cv2.warpAffine(lab, Ml, size, dst=lab_c[i], flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
         key = (spec, float(cx), float(cy))
         ref = None if reference_cache is None else reference_cache.get(key)
         if ref is None:
-            M = np.array([[scale, 0.0, tx], [0.0, scale, ty]])
-            ref = cv2.warpAffine(reference, M, size, flags=flags, borderMode=cv2.BORDER_REPLICATE).transpose(2, 0, 1)
+            ref = _reference_crop(reference, float(cx), float(cy), spec, px_per_mm)
             if reference_cache is not None:
                 reference_cache[key] = ref
-        out[i, 0:3] = cur.transpose(2, 0, 1)
         out[i, 3:6] = ref
-        out[i, 6] = ev
-        out[i, 7:] = colours.affinity(lab_c).transpose(2, 0, 1)
+    out[:, 0:3] = cur.transpose(0, 3, 1, 2)
+    out[:, 7:] = colours.affinity(lab_c).transpose(0, 3, 1, 2)
     out *= 1.0 / 255.0
     return out
+
+
+def _scale(spec: CropSpec, px_per_mm: float) -> float:
+    """Crop pixels per board pixel."""
+    return spec.px / (spec.size_mm * px_per_mm)
+
+
+def _reference_crop(reference: np.ndarray, cx: float, cy: float, spec: CropSpec, px_per_mm: float) -> np.ndarray:
+    """The empty board's channels of the crop centred at (cx, cy) board px, (3, px, px) uint8."""
+    scale = _scale(spec, px_per_mm)
+    M = np.array([[scale, 0.0, spec.px / 2 - scale * cx], [0.0, scale, spec.px / 2 - scale * cy]])
+    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(reference, M, (spec.px, spec.px), flags=flags, borderMode=cv2.BORDER_REPLICATE).transpose(2, 0, 1)
+
+
+def _centres_px(layout_spaces: Sequence["SpaceShape"], idx: Sequence[int], px_per_mm: float) -> np.ndarray:
+    """The centres of the spaces ``idx`` in board px (n, 2), float64."""
+    return np.array([layout_spaces[i].centre for i in idx], np.float64) * px_per_mm
+
+
+def reference_crops(layout_spaces: Sequence["SpaceShape"], specs: Mapping[str, CropSpec], reference: np.ndarray,
+                    px_per_mm: float) -> dict:
+    """The empty board's channels of every space's crop, keyed as ``crop_spaces`` keeps them in its
+    ``reference_cache``: made once with the reader, so that no read (the first included) warps them."""
+    cache: dict = {}
+    by_kind: dict[str, list[int]] = {}
+    for i, sp in enumerate(layout_spaces):
+        if sp.kind in specs:
+            by_kind.setdefault(sp.kind, []).append(i)
+    for kind, idx in by_kind.items():
+        for cx, cy in _centres_px(layout_spaces, idx, px_per_mm):
+            cache[(specs[kind], float(cx), float(cy))] = _reference_crop(reference, float(cx), float(cy), specs[kind],
+                                                                        px_per_mm)
+    return cache
 
 
 def crops_by_kind(layout_spaces: Sequence["SpaceShape"], indices: Iterable[int], specs: Mapping[str, CropSpec],
@@ -111,7 +149,7 @@ def crops_by_kind(layout_spaces: Sequence["SpaceShape"], indices: Iterable[int],
             by_kind.setdefault(kind, []).append(int(i))
     out = {}
     for kind, idx in by_kind.items():
-        centres = np.array([layout_spaces[i].centre for i in idx], np.float64) * px_per_mm
+        centres = _centres_px(layout_spaces, idx, px_per_mm)
         out[kind] = (idx, crop_spaces(corrected, reference, lab, evidence, colours, centres, specs[kind], px_per_mm,
                                       origin, reference_cache))
     return out

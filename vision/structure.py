@@ -69,6 +69,8 @@ class PrintWatcher:
             self.refs.append(np.maximum(eb - fb, 1e-3))
         self.ref = self.refs[0]
         self.ref_detail = [_detail(b) for b in blurred]  # and its detail, blurred alike
+        # its detail's power per block, the same every frame (``_correlation``: OpenCV resizes each channel alone)
+        self.ref_power = [cv2.resize(d * d, self.small, interpolation=cv2.INTER_AREA) for d in self.ref_detail]
 
     def lost(self, frame_l: np.ndarray) -> np.ndarray:
         """Blocks whose print vanished, as a full-size bool mask."""
@@ -79,7 +81,9 @@ class PrintWatcher:
         if not self.has_print.any():
             none = np.zeros((self.size[1], self.size[0]), bool)
             return PrintLoss(none, none)
-        soft = cv2.GaussianBlur(frame_l, (0, 0), 1.0)
+        # (a channel of a Lab image is strided: copied into one block first, which OpenCV's own copy of it did
+        # several times slower)
+        soft = cv2.GaussianBlur(np.ascontiguousarray(frame_l), (0, 0), 1.0)
         e = _energy(soft, self.small)
         plain = e[~self.has_print]
         floor = float(np.percentile(plain, 50)) if plain.size else 0.0
@@ -96,15 +100,17 @@ class PrintWatcher:
         # what faded against the sharp board counts where it joins print lost against the matched
         # one (a hand's edge); alone it is only blur taking thin lines
         lost = _grow_into(matched, sharp, EDGE_BLOCKS)
-        faded = lost & (self._correlation(lost, _detail(soft), self.ref_detail[level]) > FADED_NCC) if lost.any() else lost
+        faded = lost & (self._correlation(lost, _detail(soft), level) > FADED_NCC) if lost.any() else lost
         full = lambda m: cv2.resize(m.astype(np.uint8), self.size, interpolation=cv2.INTER_NEAREST) > 0
         return PrintLoss(full(lost), full(faded))
 
-    def _correlation(self, lost: np.ndarray, frame_detail: np.ndarray, ref_detail: np.ndarray) -> np.ndarray:
-        """Per block: the normalised correlation of the frame's detail with the empty board's over the
-        lost blocks in the ``FADED_WINDOW`` square around it."""
-        products = cv2.merge([frame_detail * ref_detail, frame_detail * frame_detail, ref_detail * ref_detail])
-        per_block = cv2.resize(products, self.small, interpolation=cv2.INTER_AREA) * lost[..., None].astype(np.float32)
+    def _correlation(self, lost: np.ndarray, frame_detail: np.ndarray, level: int) -> np.ndarray:
+        """Per block: the normalised correlation of the frame's detail with the empty board's (blurred to
+        ``level``) over the lost blocks in the ``FADED_WINDOW`` square around it."""
+        ref_detail = self.ref_detail[level]
+        products = cv2.merge([frame_detail * ref_detail, frame_detail * frame_detail])
+        blocks = np.dstack([cv2.resize(products, self.small, interpolation=cv2.INTER_AREA), self.ref_power[level]])
+        per_block = blocks * lost[..., None].astype(np.float32)
         fr, ff, rr = cv2.split(cv2.boxFilter(per_block, -1, (FADED_WINDOW, FADED_WINDOW), normalize=False,
                                              borderType=cv2.BORDER_CONSTANT))
         return fr / np.sqrt(np.maximum(ff * rr, 1e-9))

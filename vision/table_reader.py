@@ -24,8 +24,8 @@ from vision.calibration import PX_PER_MM, default_calibration
 from vision.change import ChangeWatcher
 from vision.colour_classes import ColourClassifier
 from vision.counted_faces import CountedFaces
-from vision.counted_values import readable_view
 from vision.counting import Counter_, MassMeter, SpaceCount
+from vision.detail_still import Detail, DetailStill, frame_view
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
 from vision.enrolment_margins import table_raises
@@ -33,11 +33,11 @@ from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, Lig
 from vision.hand_evidence import masked as masked_for_hands
 from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
-from vision.registration import Registrar, Registration, to_detail
+from vision.registration import Registrar, Registration
 from vision.second_look import adopt, missed_spaces
 from vision.table_registration import TableRegistration
 from vision.space_classifier import ClassifierError, SpaceClassifier, committed_classifier
-from vision.space_crops import bare_spaces, crops_by_kind, evidence_map
+from vision.space_crops import bare_spaces, crops_by_kind, evidence_map, reference_crops
 from vision.structure import PrintWatcher
 
 log = logging.getLogger(__name__)
@@ -50,38 +50,11 @@ SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belo
 LEAN_PER_HEIGHT = 0.8  # a piece's top shows up to this share of its height away from its foot (oblique views)
 
 
-Detail = np.ndarray | Callable[[], np.ndarray] | None  # a higher-resolution frame of the same view, or how to take it
-
-
-class _Still:
-    """The detail still of the read in progress (``read``'s ``detail``), taken at most once and only
-    when something asks for it; None when there is none (or its frame is gone)."""
-
-    def __init__(self, detail: Detail):
-        self.detail = detail
-        self._taken: list[np.ndarray | None] = []
-
-    def get(self) -> np.ndarray | None:
-        if self.detail is None:
-            return None
-        if not self._taken:
-            big = self.detail() if callable(self.detail) else self.detail
-            self._taken.append(big if big is not None and big.ndim == 3 else None)
-        return self._taken[0]
-
-
-def _frame_view(frame: np.ndarray, reg: Registration, still: _Still
-                ) -> Callable[[tuple[float, float], float, float], np.ndarray | None]:
-    """A printed counter's top as the camera shows it (its value is read finer than the board): in
-    the detail still when there is one, else in ``frame``; None where that is too coarse to read it."""
-
-    def view(at_mm: tuple[float, float], angle: float, side_mm: float) -> np.ndarray | None:
-        big = still.get()
-        if big is None:
-            return readable_view(frame, reg.homography, at_mm, angle, side_mm)
-        return readable_view(big, to_detail(reg.homography, frame.shape, big.shape), at_mm, angle, side_mm)
-
-    return view
+def board_grid_mm(w: int, h: int, px_per_mm: float) -> np.ndarray:
+    """Each board pixel's position in board mm, (h, w, 2) float32: what the homography maps to the frame.
+    Kept by the reader, as making it anew (and touching its fresh memory) cost more than the mapping."""
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) / px_per_mm, np.arange(h, dtype=np.float32) / px_per_mm)
+    return np.dstack([xs, ys])
 
 
 class TableReader:
@@ -137,9 +110,10 @@ class TableReader:
         self._owner_colours = [model.colours[o].mean(axis=0) for o in self.colours.owners]
         self._last: Detection | None = None
         self._maps: tuple | None = None
+        self._board_mm = board_grid_mm(w, h, self.s)  # every board pixel's mm (for ``_remap_maps``): made once
         self._reference_crops: dict = {}  # the empty board's part of each space's crop (space_crops.crop_spaces)
         self._noise = 0.0  # the last full read's noise scale
-        self._still = _Still(None)  # the read in progress's detail still (``read``)
+        self._still = DetailStill(None)  # the read in progress's detail still (``read``)
         self._explained: np.ndarray | None = None  # what the pieces read by look explained in the last read
         # the learned step: a CNN per space kind reads each visible space instead of counting
         # colour blobs (registration, light, hands stay as they are). "committed": the model in
@@ -163,6 +137,8 @@ class TableReader:
             if classifier.owners != self.colours.owners:
                 raise ClassifierError(f"the space classifier was trained for owners {classifier.owners}, "
                                       f"the table model has {self.colours.owners}")
+        if classifier is not None:  # the same every frame: made now, not in the first read
+            self._reference_crops = reference_crops(layout.spaces, classifier.crops, model.reference, self.s)
         # per space kind, the logits raised for this table's own pieces (vision.enrolment_margins)
         self._raises = table_raises(self) if classifier is not None else {}
         # a second look by counting where a one-piece head reads a space empty (vision.second_look)
@@ -243,12 +219,12 @@ class TableReader:
         maps = self.fg.measure(corrected, roi, self._noise)
         if self.appearance is not None:
             return self._read_part_by_look(rect, corrected, maps, roi, redo, reg, frame.shape, thumb, at, t0, t_reg)
-        strict = self.colours.classify(maps.lab, maps.strict)
+        strict = self.colours.classify(maps.lookup_lab, maps.strict)
         known = cv2.dilate((strict >= 0).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
         loose = (strict == -1) | (maps.weak_chroma & ~known)
         if loose.sum() > PARTIAL_HAND_SHARE * self.occlusion.piece_px:
             return None  # perhaps a hand: the full read decides
-        raw = self.colours.classify(maps.lab, maps.piece)
+        raw = self.colours.classify(maps.lookup_lab, maps.piece)
         if self.classifier is not None:
             counts = self._classify(corrected, maps, redo, (x0, y0))
             missed = missed_spaces(counts, self._single, raw, self.space_masks, self._players, (x0, y0))
@@ -320,8 +296,8 @@ class TableReader:
         """A part read with its printed pieces told by face (``CountedFaces``); None when a face
         there is not sure (the full read decides)."""
         if self.faces is not None:
-            counts, unsure = self.faces.apply(counts, corrected, self.colours.classify(maps.lab, maps.piece), origin,
-                                              [int(i) for i in redo], _frame_view(frame, reg, self._still))
+            counts, unsure = self.faces.apply(counts, corrected, self.colours.classify(maps.lookup_lab, maps.piece), origin,
+                                              [int(i) for i in redo], frame_view(frame, reg, self._still))
             if unsure:
                 return None
         return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
@@ -348,7 +324,7 @@ class TableReader:
         assert self.classifier is not None
         bare = bare_spaces(self.space_masks, indices, maps.piece, self.s, origin)
         crops = crops_by_kind(self.layout.spaces, [i for i in indices if i not in bare], self.classifier.crops,
-                              corrected, self.model.reference, maps.lab, evidence_map(maps), self.colours, self.s,
+                              corrected, self.model.reference, maps.lookup_lab, evidence_map(maps), self.colours, self.s,
                               origin, self._reference_crops)
         return bare, {kind: (idx, self.classifier.forward(kind, blob)) for kind, (idx, blob) in crops.items()}
 
@@ -388,10 +364,9 @@ class TableReader:
     def _remap_maps(self, frame: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Board pixel -> frame pixel maps, cached while the homography stays."""
         if self._maps is None or self._maps[0] is not H or self._maps[1] != frame.shape:
-            h, w = self.model.reference.shape[:2]
-            xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) / self.s, np.arange(h, dtype=np.float32) / self.s)
-            mapped = cv2.perspectiveTransform(np.dstack([xs, ys]), H.astype(np.float64))
-            m1, m2 = cv2.convertMaps(mapped[..., 0].copy(), mapped[..., 1].copy(), cv2.CV_16SC2)
+            # the two-channel map converted as it is gives what its two planes, copied out, gave
+            mapped = cv2.perspectiveTransform(self._board_mm, H.astype(np.float64))
+            m1, m2 = cv2.convertMaps(mapped, None, cv2.CV_16SC2)
             self._maps = (H, frame.shape, m1, m2)
         return self._maps[2], self._maps[3]
 
@@ -409,7 +384,7 @@ class TableReader:
         stream beside the watched low-resolution one), or a function that takes it, called only
         when the board is read and something needs more pixels than ``frame`` has (values printed
         on counters, ``vision.counted_values``); everything else is read in ``frame``."""
-        self._still = _Still(detail)
+        self._still = DetailStill(detail)
         t0 = time.perf_counter()
         at = self.clock() if at is None else at
         if frame is None or frame.ndim != 3:
@@ -451,7 +426,7 @@ class TableReader:
         t_rect = time.perf_counter()
         maps = self.fg.measure(corrected)
         self._noise = maps.noise
-        raw = self.colours.classify(maps.lab, maps.piece)
+        raw = self.colours.classify(maps.lookup_lab, maps.piece)
         labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral,
                              self.colours.grey) if self.classifier is None and not self._all_by_look else None
         t_cls = time.perf_counter()
@@ -490,7 +465,7 @@ class TableReader:
             counts = {**counts, **seen.counts}
         face_unsure: set[int] = set()
         if self.faces is not None:  # a printed piece counted as a plain one of its colour: which it is, by face
-            counts, face_unsure = self.faces.apply(counts, corrected, raw, view=_frame_view(frame, reg, self._still))
+            counts, face_unsure = self.faces.apply(counts, corrected, raw, view=frame_view(frame, reg, self._still))
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
             if i in occ.spaces or i in face_unsure or (seen is not None and i in seen.unsure):  # unsure: unread
