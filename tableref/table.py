@@ -31,7 +31,7 @@ from scorer.referee.reconciler import (
     ReconcilerSettings,
     apply_offset,
 )
-from scorer.referee.stabiliser import CAMERA, Stabiliser, StableView
+from scorer.referee.stabiliser import Stabiliser, StableView
 from tableref import service as ev
 from tableref import table_commands as commands
 from tableref import table_snapshot
@@ -171,18 +171,6 @@ class Table:
         finally:
             self._entering_seen = False
 
-    def _enter_what_was_seen(self) -> None:
-        """What a sensor saw of how pieces lie and the rules left open (``Game.seen_declarations``: the
-        card a token the engine laid lies on), declared in that sensor's name once the table is still."""
-        s, view = self.session, self.view
-        if not view.seen or view.busy or s.is_over() or self.reconciler.reading is not None:
-            return
-        for move in s.game.seen_declarations(s.state, view.seen_by_space()):
-            res = self.declare(s.game.move_to_json(move), actor=CAMERA)
-            if not res.ok:
-                log.info("what the camera saw not entered: %s", res.message.en)
-                return
-
     def step(self) -> list[Decision]:
         """Evaluate the table now and carry out what the reconciler decides."""
         done: list[Decision] = []
@@ -197,7 +185,6 @@ class Table:
             if not accepted:
                 break
         self._use_seen()
-        self._enter_what_was_seen()
         self._report_disagreements()
         self.publish_state()
         return done

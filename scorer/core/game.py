@@ -235,12 +235,6 @@ class Game(ABC, Generic[S, M]):
         than which pieces lie where has nothing to compare (0)."""
         return 0
 
-    def seen_declarations(self, state: S, seen: Mapping[str, tuple[str, ...]]) -> tuple[M, ...]:
-        """Declared inputs that what a sensor saw of how pieces lie (``seen``: per space,
-        ``SpaceReading.seen``) settles by itself, entered as that sensor's declarations when the
-        table is still (The Great Wall: the card a first token the engine laid lies on). Default: none."""
-        return ()
-
     def camera_declarations(self, state: S, seen: "ChanceSeen") -> tuple[M, ...]:
         """The declared inputs a sensor has just read by itself (``scorer.core.observation.ChanceSeen``:
         dice landed in the tray), as moves to enter now, marked with the sensor as their source;

@@ -9,7 +9,7 @@ from scorer.core.types import Board
 from scorer.games.great_wall.engine import GreatWallEngine
 from scorer.games.great_wall.explain import explain
 from scorer.games.great_wall.moves import GreatWallMove
-from scorer.games.great_wall.seen import seen_disagreements, seen_namings
+from scorer.games.great_wall.seen import seen_disagreements
 from scorer.games.great_wall.state import GreatWallState
 
 
@@ -22,9 +22,6 @@ class GreatWallGame(GreatWallEngine):
     def seen_disagreements(self, state: GreatWallState, moves: Sequence[GreatWallMove],
                            seen: Mapping[str, tuple[str, ...]]) -> int:
         return seen_disagreements(state, moves, seen)
-
-    def seen_declarations(self, state: GreatWallState, seen: Mapping[str, tuple[str, ...]]) -> tuple[GreatWallMove, ...]:
-        return seen_namings(state, seen)
 
 
 GAME = GreatWallGame()

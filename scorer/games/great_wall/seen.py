@@ -15,7 +15,6 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from scorer.core.observation import COVERS
-from scorer.games.great_wall.engine import naming_claims
 from scorer.games.great_wall.moves import Claim, GreatWallMove, Play, section_index
 from scorer.games.great_wall.state import GreatWallState
 from scorer.games.great_wall.values import covered_set
@@ -60,23 +59,4 @@ def _claim_disagrees(move: Claim, seen: Mapping[str, tuple[str, ...]]) -> int:
     return 0 if move.on is not None and f"{move.on.owner}:{move.on.kind}" in cards else 1
 
 
-def seen_namings(state: GreatWallState, seen: Mapping[str, tuple[str, ...]]) -> tuple[Claim, ...]:
-    """Claims naming the card the camera sees a first token on, where the engine laid it by itself
-    (equal tokens, no choice: ``Section.unnamed_claim``) on another card: entered as the camera's
-    declarations, as the dashboard's naming would be. Only legal namings; none while a choice is
-    pending or where nothing was seen."""
-    named: set[str] = set()
-    out = []
-    for move in naming_claims(state):
-        facts = [f for f in seen.get(move.section, ()) if f.startswith(f"token-{move.token} on ")]
-        if not facts or move.section in named or _claim_disagrees(move, seen):
-            continue
-        sec = state.sections[section_index(move.section) or 0]
-        laid = sec.cards[sec.claimed_card]
-        named.add(move.section)  # the first card of that owner and kind: alike for the rules
-        if move.on is not None and (move.on.owner, move.on.kind) != (state.players[laid.owner], laid.kind):
-            out.append(move)  # seen on another card than the engine laid it on
-    return tuple(out)
-
-
-__all__ = ["seen_disagreements", "seen_namings"]
+__all__ = ["seen_disagreements"]

@@ -115,33 +115,3 @@ def test_the_card_the_camera_saw_a_claimed_token_on_is_taken(rig: GreatWallRig) 
     assert claim == Claim("blue", "section-1", 4, CardRef("blue", "gate"))
     sec = rig.state.sections[0]
     assert sec.cards[sec.claimed_card].kind == "gate"
-
-
-def test_a_token_the_engine_laid_is_named_where_the_camera_sees_it(rig: GreatWallRig) -> None:
-    """Equal tokens are taken without a choice: the engine lays the token on the tower; the camera
-    sees it on the gate, and the table enters the naming in the camera's name, once."""
-    for sp, pair in zip(SECTIONS, ((3, 3), (5, 2), (7, 1))):
-        for v in pair:
-            rig.put(sp, "neutral", f"token-{v}")
-        rig.run()
-    rig.put("section-1", "blue", "tower")
-    rig.run()
-    rig.put("section-1", "blue", "gate")
-    rig.run(9.0)
-    rig.put("section-1", "red", "gate")
-    rig.run(9.0)
-    for player in ("red", "green", "green"):
-        rig.declare({"type": "draw", "player": player})
-    sec = rig.state.sections[0]
-    assert sec.unnamed_claim >= 0 and sec.cards[sec.claimed_card].kind == "tower"  # laid by default
-    rig.accepted()
-    rig.take("section-1", "neutral", "token-3")
-    rig.put("section-1", "blue", "token-3")
-    rig.seen["section-1"] = (lies_on_fact("token-3", "blue", "gate"),)
-    rig.run(5.0)
-    claims = [m for m in rig.accepted() if m["type"] == "claim"]
-    assert len(claims) == 1 and claims[0]["on"]["kind"] == "gate", claims
-    sec = rig.state.sections[0]
-    assert sec.cards[sec.claimed_card].kind == "gate"
-    rig.run(3.0)
-    assert not rig.accepted()  # named once: the camera agrees with the state now
