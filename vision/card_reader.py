@@ -32,7 +32,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from scorer.core.observation import covers_fact, lies_on_fact
+from scorer.core.observation import covers_fact
 from scorer.core.types import Piece
 from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
 from vision.card_rows import (INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, covered_card,
@@ -381,9 +381,8 @@ class CardReader(TableReader):
 
     def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps
                       ) -> tuple[Counter, float, tuple[str, ...]] | None:
-        """The section's cards and tokens, how sure of them, and which card each crosswise card and
-        each claimed token lies on (``covers_fact``, ``lies_on_fact``); None when a token's value is
-        not sure."""
+        """The section's cards and tokens, how sure of them, and which card each crosswise card lies
+        on (``covers_fact``); None when a token's value is not sure."""
         out: Counter = Counter()
         confs: list[float] = []
         row = self.rows.get(i)
@@ -435,14 +434,11 @@ class CardReader(TableReader):
                 if under is not None:
                     seen.append(covers_fact(str(uprights[under][1].owner), uprights[under][1].kind))
         # tokens: face up at the spots, or lying on a card in the row
-        for (piece, score), x, _y, sure in tokens:
+        for (piece, score), _x, _y, sure in tokens:
             if not sure:
                 return None
             out[piece] += 1
             confs.append(max(0.0, score))
-            under = [card for left, card in uprights if left <= x]  # a claimed token: on the card it lies on
-            if str(piece.owner) != "neutral" and under and under[-1].owner == piece.owner:
-                seen.append(lies_on_fact(piece.kind, str(under[-1].owner), under[-1].kind))
         return out, (min(confs) if confs else 1.0), tuple(sorted(seen))
 
     def _tokens(self, i: int, row: Row, corrected: np.ndarray, maps, lefts: list[tuple[float, str]]

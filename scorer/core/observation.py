@@ -18,12 +18,6 @@ def covers_fact(owner: str, kind: str) -> str:
     return f"{COVERS}{owner}:{kind}"
 
 
-def lies_on_fact(kind: str, owner: str, card_kind: str) -> str:
-    """The ``seen`` fact for a piece of ``kind`` lying on ``owner``'s ``card_kind`` (The Great Wall's
-    first token on a card: ``"token-3 on blue:gate"``)."""
-    return f"{kind} on {owner}:{card_kind}"
-
-
 @dataclass(frozen=True, slots=True)
 class SpaceReading:
     """One space as one source saw it.

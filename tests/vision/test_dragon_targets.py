@@ -1,6 +1,5 @@
 """Which card a dragon lies on, read by the camera (``vision.card_rows.covered_card``, reported in
-``SpaceResult.seen`` as ``covers <owner>:<kind>``: the card whose index shows above it), and which
-card a claimed first token lies on (``token-<v> on <owner>:<kind>``)."""
+``SpaceResult.seen`` as ``covers <owner>:<kind>``): the card whose index shows above it."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from scorer.core.observation import covers_fact, lies_on_fact
+from scorer.core.observation import covers_fact
 from scorer.core.types import Board, Piece
 from vision.card_reader import CardReader
 from vision.card_rows import card_row, covered_card
@@ -61,19 +60,3 @@ def test_a_dragon_beside_the_row_covers_nothing(layout) -> None:
     assert covered_card(lefts, on_second, row) == 1
     assert covered_card(lefts, on_second + 2 * row.card_w, row) is None
     assert covered_card([], on_second, row) is None
-
-
-@pytest.mark.parametrize("seed", [11, 12])
-def test_the_card_a_claimed_token_lies_on_is_reported(layout, seed: int) -> None:
-    board = Board.from_counts({"section-2": Counter({Piece("green", "soldier"): 2, Piece("red", "cavalry"): 1,
-                                                     Piece("red", "wall"): 1, Piece("neutral", "token-7"): 1,
-                                                     Piece("red", "token-4"): 1})})
-    r = render(layout, board, Conditions(size=(1280, 720), fill=0.9, seed=seed))
-    got = {s.space: s for s in CardReader(layout).read(r.image).spaces}["section-2"]
-    assert Counter(dict(got.pieces)) == Counter(dict(board.pieces("section-2")))
-    token = next(p for p in r.truth.placements if p.piece == Piece("red", "token-4"))
-    row = card_row(layout, "section-2")
-    cards = sorted((p for p in r.truth.placements if p.space == "section-2" and not p.piece.kind.startswith("token")),
-                   key=lambda p: p.x)
-    under = [p.piece for p in cards if p.x - row.card_w / 2 <= token.x][-1]  # the renderer laid it on this one
-    assert got.seen == (lies_on_fact("token-4", "red", under.kind),)

@@ -151,20 +151,9 @@ def _claim_readings(state, added, removed, pending):
             out.append(_explanation((move,), False, [], added, r_removed, pending))  # picked up, not yet laid on a card
         else:
             out.append(_explanation((move,), True, list(rules.violations(state, move)), r_added, r_removed, pending))
-            # the same claim naming each other card it may lie on: no pad sees which, a camera may (seen.py)
-            for ref in _own_kinds(state, s, state.active):
-                named = Claim(player, sp, v, ref)
-                out.append(_explanation((named,), True, list(rules.violations(state, named)), r_added, r_removed,
-                                        pending, 0.1))
     if not out:
         out.append(_explanation((), False, [], added, removed, pending))
     return out
-
-
-def _own_kinds(state: GreatWallState, s: int, p: int) -> list[CardRef]:
-    """Player ``p``'s cards in section ``s``, one per owner and kind (alike for the rules)."""
-    sec = state.sections[s]
-    return [CardRef(state.players[p], kind) for kind in dict.fromkeys(c.kind for c in sec.cards if c.owner == p)]
 
 
 def _take(items: list[Triple], one: Triple) -> list[Triple] | None:

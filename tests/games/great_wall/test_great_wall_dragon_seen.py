@@ -1,7 +1,6 @@
-"""Which card a dragon, or a claimed first token, lies on, as the camera saw it (``SpaceReading.seen``,
-``scorer.games.great_wall.seen``): among readings that explain the table equally well, the live
-referee takes the one that agrees with the camera; without it, the most valuable card, as an RFID
-pad's reading."""
+"""Which card a dragon lies on, as the camera saw it (``SpaceReading.seen``, ``scorer.games.great_wall.seen``):
+among readings that explain the table equally well, the live referee takes the one whose dragon lies
+where the camera saw it; without that, the most valuable target first, as an RFID pad's reading."""
 
 from __future__ import annotations
 
@@ -11,9 +10,9 @@ import pytest
 
 from gw_live_rig import SECTIONS, GreatWallRig
 from gw_testkit import position
-from scorer.core.observation import covers_fact, lies_on_fact
+from scorer.core.observation import covers_fact
 from scorer.games.great_wall.game import GAME
-from scorer.games.great_wall.moves import CardRef, Claim, Play
+from scorer.games.great_wall.moves import CardRef, Play
 from scorer.games.great_wall.seen import seen_disagreements
 
 
@@ -78,40 +77,3 @@ def test_the_camera_says_how_cards_lie_even_where_the_rfid_pad_decides() -> None
     for t in (1.1, 1.2):
         st.observe(Observation(CAMERA, t, (SpaceReading.of("section-1", other, seen=facts[:1]),)), t)
     assert st.view(1.25).seen == ()
-
-
-def _blue_claims_the_4(rig: GreatWallRig, seen: tuple[str, ...]) -> Claim:
-    for sp, pair in zip(SECTIONS, ((4, 3), (5, 2), (7, 1))):
-        for v in pair:
-            rig.put(sp, "neutral", f"token-{v}")
-        rig.run()
-    rig.put("section-1", "blue", "tower")
-    rig.run()
-    rig.put("section-1", "blue", "gate")
-    rig.run(9.0)
-    rig.put("section-1", "red", "gate")
-    rig.run(9.0)
-    for player in ("red", "green", "green"):
-        rig.declare({"type": "draw", "player": player})
-    assert rig.state.pending_claim == 0  # blue's check: 5 > 2, the tokens differ: blue chooses
-    rig.accepted()
-    rig.seen["section-1"] = seen
-    rig.take("section-1", "neutral", "token-4")
-    rig.put("section-1", "blue", "token-4")
-    rig.run(9.0)
-    claims = [m for m in rig.accepted() if m["type"] == "claim"]
-    assert len(claims) == 1, claims
-    return rig.table.session.game.move_from_json(claims[0])
-
-
-def test_without_a_camera_a_claimed_token_lies_on_the_most_valuable_card(rig: GreatWallRig) -> None:
-    assert _blue_claims_the_4(rig, ()) == Claim("blue", "section-1", 4)
-    sec = rig.state.sections[0]
-    assert sec.cards[sec.claimed_card].kind == "tower"
-
-
-def test_the_card_the_camera_saw_a_claimed_token_on_is_taken(rig: GreatWallRig) -> None:
-    claim = _blue_claims_the_4(rig, (lies_on_fact("token-4", "blue", "gate"),))
-    assert claim == Claim("blue", "section-1", 4, CardRef("blue", "gate"))
-    sec = rig.state.sections[0]
-    assert sec.cards[sec.claimed_card].kind == "gate"
