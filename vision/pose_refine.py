@@ -30,14 +30,18 @@ PRINT_MESSAGE = Message.t('vision.pose_refine.board_registered_from_its_print')
 
 
 class PoseRefiner:
-    def __init__(self, reference_bgr: np.ndarray, px_per_mm: float, detail_sigma: float = DETAIL_SIGMA_PX):
+    def __init__(self, reference_bgr: np.ndarray, px_per_mm: float, detail_sigma: float = DETAIL_SIGMA_PX,
+                 smear: np.ndarray | None = None):
         """``detail_sigma``: the finest detail of the print matched (rectified px). A coarser band
-        finds the print of a motion-blurred frame, whose fine lines are gone (vision/blurred_pose.py)."""
+        finds the print of a motion-blurred frame, whose fine lines are gone (vision/blurred_pose.py).
+        ``smear``: a kernel the empty board is smeared with first, as a smeared frame's print is
+        (vision/smear.py, vision/smeared_pose.py)."""
         self.s = px_per_mm
         self.detail_sigma = float(detail_sigma)
         h, w = reference_bgr.shape[:2]
         self.size = (w, h)
-        self.template = self._prep(cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY))
+        self.gray = cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)  # the empty board, unsmeared
+        self.template = self._prep(self.gray if smear is None else cv2.filter2D(self.gray, -1, smear))
         p = int(round(PATCH_MM * px_per_mm)) // 2 * 2
         self.p = p
         self.window = cv2.createHanningWindow((p, p), cv2.CV_32F)
@@ -51,6 +55,11 @@ class PoseRefiner:
     def _prep(self, g: np.ndarray) -> np.ndarray:
         g = cv2.GaussianBlur(g.astype(np.float32), (0, 0), self.detail_sigma)
         return g - cv2.GaussianBlur(g, (0, 0), 10.0)
+
+    def rectified(self, gray: np.ndarray, H: np.ndarray) -> np.ndarray:
+        """The frame ``gray`` seen through the pose ``H`` (board mm -> image), in the template's px."""
+        return cv2.warpPerspective(gray, H @ np.linalg.inv(self.S), self.size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
 
     def refine(self, gray: np.ndarray, H0: np.ndarray) -> tuple[np.ndarray, int] | None:
         """Refined board mm -> image homography and how many patches agree, or None: first the

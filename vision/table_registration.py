@@ -17,6 +17,7 @@ from vision.blurred_pose import BlurredPose
 from vision.enrolment import TableModel
 from vision.pose_refine import PoseRefiner, print_registration
 from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
+from vision.smeared_pose import SmearedPose, is_smeared
 
 
 class TableRegistration:
@@ -25,6 +26,7 @@ class TableRegistration:
         self.model = model
         self.refiner = PoseRefiner(model.reference, model.px_per_mm)
         self.blurred = BlurredPose(model.reference, model.px_per_mm, registrar.layout.size)
+        self.smeared = SmearedPose(model.reference, model.px_per_mm, self.refiner)
         self.pose: np.ndarray | None = None  # the last homography that read the board
         self.registrar.expect(model.pose, model.frame_size)  # a mounted camera: the markers are where they were
 
@@ -50,12 +52,36 @@ class TableRegistration:
         H0 = self.known_pose(size)
         if H0 is None or reg.status == RegistrationStatus.TOO_OBLIQUE:
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
-        got = self.refiner.refine(gray, H0)
-        H = got[0] if got is not None else self.blurred.find(gray, H0)  # a blurred frame
+        H = self._pose_on_print(gray, H0)
         if H is None:
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
         self.pose = H
         return print_registration(H, reg.missing, reg.found, size)
+
+    def _pose_on_print(self, gray: np.ndarray, H0: np.ndarray) -> np.ndarray | None:
+        """The known pose refined on the print (failing that, a blurred frame's coarse pose:
+        ``BlurredPose``). When the frame is smeared, measured where that pose puts the board (a big
+        bump puts the known pose's print beyond the smear's search), it is matched with the empty
+        board smeared alike (``SmearedPose``) from there and from the known pose and outlines. When
+        that pose does not pass: if the smeared board lays well on the frame, the usual pose is kept
+        only where it agrees with it (else none); if not, the smear does not explain the frame
+        (photoreal China tune t00-007, t05-010, read right by the usual pose) and the usual pose stands."""
+        usual = self._usual_pose(gray, H0)
+        smear = self.smeared.smear(gray, usual if usual is not None else H0)
+        if not is_smeared(smear):
+            return usual
+        starts = lambda: ([usual] if usual is not None else []) + self.blurred.starts(gray, H0)  # noqa: E731
+        fit = self.smeared.find(gray, smear, starts)
+        if fit.pose is not None:
+            return fit.pose
+        if fit.best is None or not self.smeared.explains(fit):
+            return usual
+        return usual if usual is not None and self.smeared.agrees(fit, usual, self.registrar.layout.size) else None
+
+    def _usual_pose(self, gray: np.ndarray, H0: np.ndarray) -> np.ndarray | None:
+        """The known pose refined on the print; failing that, a blurred frame's coarse pose."""
+        got = self.refiner.refine(gray, H0)
+        return got[0] if got is not None else self.blurred.find(gray, H0)
 
     def register(self, gray: np.ndarray) -> Registration:
         """By the corner markers; else by the print. Registered by the board's outline or by
