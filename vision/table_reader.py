@@ -232,7 +232,7 @@ class TableReader:
                 counts = adopt(counts, self._count_part(raw, maps, roi, redo, reg, frame.shape), missed, self._holds)
         else:
             counts = self._count_part(raw, maps, roi, redo, reg, frame.shape)
-        return self._with_faces_part(frame, redo, counts, corrected, maps, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
+        return self._with_faces_part(frame, redo, counts, corrected, raw, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
 
     def _count_part(self, raw: np.ndarray, maps: ForegroundMaps, roi: tuple[int, int, int, int], redo: np.ndarray,
                     reg: Registration, frame_shape: tuple[int, ...]) -> dict[int, SpaceCount]:
@@ -242,7 +242,7 @@ class TableReader:
         h, w = self.model.reference.shape[:2]
         x0, y0, x1, y1 = roi
         labels = np.full((h, w), -2, np.int16)
-        labels[y0:y1, x0:x1] = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral, self.colours.grey)
+        labels[y0:y1, x0:x1] = self._count_labels(raw, maps)
         lab = np.zeros((h, w, 3), np.float32)
         lab[y0:y1, x0:x1] = maps.lab
         cam = camera_centre(reg.homography, (frame_shape[1], frame_shape[0]))
@@ -291,12 +291,12 @@ class TableReader:
         return self._partial_detection(redo, seen.counts, reg, thumb, at, t0, t_reg)
 
     def _with_faces_part(self, frame: np.ndarray, redo: np.ndarray, counts: dict, corrected: np.ndarray,
-                         maps: ForegroundMaps, origin: tuple[int, int],
+                         raw: np.ndarray, origin: tuple[int, int],
                          reg: Registration, thumb: np.ndarray, at: float, t0: float, t_reg: float) -> Detection | None:
-        """A part read with its printed pieces told by face (``CountedFaces``); None when a face
-        there is not sure (the full read decides)."""
+        """A part read with its printed pieces told by face (``CountedFaces``; ``raw``: the part's owner
+        labels); None when a face there is not sure (the full read decides)."""
         if self.faces is not None:
-            counts, unsure = self.faces.apply(counts, corrected, self.colours.classify(maps.lookup_lab, maps.piece), origin,
+            counts, unsure = self.faces.apply(counts, corrected, raw, origin,
                                               [int(i) for i in redo], frame_view(frame, reg, self._still))
             if unsure:
                 return None
@@ -412,6 +412,10 @@ class TableReader:
         self.change.remember(thumb)
         return det
 
+    def _count_labels(self, raw: np.ndarray, maps: ForegroundMaps) -> np.ndarray:
+        """Owner labels (``raw``) kept where connected to a sure pixel of their colour (``grow_pieces``), for counting."""
+        return grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral, self.colours.grey)
+
     def _count_whole(self, labels: np.ndarray, maps: ForegroundMaps, occ, reg: Registration,
                      frame_shape: tuple[int, ...]) -> tuple[dict[int, SpaceCount], list[tuple[str, float, float]]]:
         """Every space not under the hand ``occ`` counted by colour blobs (``labels``: grown owner labels)."""
@@ -427,8 +431,7 @@ class TableReader:
         maps = self.fg.measure(corrected)
         self._noise = maps.noise
         raw = self.colours.classify(maps.lookup_lab, maps.piece)
-        labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral,
-                             self.colours.grey) if self.classifier is None and not self._all_by_look else None
+        labels = self._count_labels(raw, maps) if self.classifier is None and not self._all_by_look else None
         t_cls = time.perf_counter()
         strict_labels = np.where(maps.strict, raw, np.int16(-2))  # strict is within piece: no second lookup
         print_loss = self.print_watcher.look(maps.lab[..., 0])
@@ -457,7 +460,7 @@ class TableReader:
             counts, off = self._classify(corrected, maps, visible), []
             missed = missed_spaces(counts, self._single, raw, self.space_masks, self._players)
             if missed:
-                labels = grow_pieces(raw, maps, len(self.colours.owners), self.colours.neutral, self.colours.grey)
+                labels = self._count_labels(raw, maps)
                 counts = adopt(counts, self._count_whole(labels, maps, occ, reg, frame.shape)[0], missed, self._holds)
         else:
             counts, off = self._count_whole(labels, maps, occ, reg, frame.shape)
