@@ -8,34 +8,14 @@ corner marker is decoded, and the known pose refined on the print's fine lines f
 
 from __future__ import annotations
 
-import dataclasses
-
 import cv2
 import numpy as np
 import pytest
 
-from scorer.core.types import Board
-from vision.enrolment import model_from_photos
+from smear_testkit import enrolled, knocked_frame, smeared
 from vision.layout import load_layout
 from vision.registration import Registrar
-from vision.render import Conditions, render
-from vision.scenes import random_board
 from vision.table_registration import TableRegistration
-
-CAMERA = Conditions(size=(1280, 720), fov_deg=62.0, fill=0.62, tilt_deg=14.0, tilt_azimuth_deg=30.0, roll_deg=2.0,
-                    brightness=0.95, gradient=0.1, blur_sigma=0.6, noise_sigma=1.5, jpeg_quality=90, seed=21)
-# the camera knocked: the board 2-3 % of its size off and turned 3 degrees
-BUMPED = dataclasses.replace(CAMERA, offset=(0.03, -0.02), roll_deg=5.0, seed=22)
-
-
-def _smeared(image: np.ndarray, length: int = 15, angle_deg: float = 20.0) -> np.ndarray:
-    """Motion blur: the image averaged along a line ``length`` px long."""
-    k = np.zeros((length, length), np.float32)
-    c = (length - 1) / 2
-    d = np.array([np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))])
-    for t in np.linspace(-c, c, 4 * length):
-        k[int(round(c + t * d[1])), int(round(c + t * d[0]))] = 1.0
-    return cv2.filter2D(image, -1, k / k.sum())
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +25,13 @@ def ming():
 
 @pytest.fixture(scope="module")
 def model(ming):
-    return model_from_photos(ming, render(ming, Board(), CAMERA).image)
+    return enrolled(ming)
 
 
 @pytest.fixture(scope="module")
 def blurred(ming):
-    frame = render(ming, random_board(ming, np.random.default_rng(4)), BUMPED)
-    return cv2.cvtColor(_smeared(frame.image), cv2.COLOR_BGR2GRAY), frame.truth.homography
+    frame = knocked_frame(ming)
+    return cv2.cvtColor(smeared(frame.image, 15, 20.0), cv2.COLOR_BGR2GRAY), frame.truth.homography
 
 
 def _registration(ming, model) -> TableRegistration:
