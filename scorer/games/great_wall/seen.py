@@ -3,8 +3,9 @@
 An RFID pad under a section knows a dragon was laid there, not on which card; explain.py therefore
 offers every possible target, the most valuable first. A camera over the table sees the card under
 the dragon (``vision.card_reader``: its index stays visible above the dragon) and reports it as
-``"covers <owner>:<kind>"`` (``scorer.core.observation.covers_fact``) in the section's ``SpaceReading.seen``; among readings that explain the
-table equally well, the referee takes one whose dragons lie where the camera saw them.
+``"covers <owner>:<kind>"`` (``scorer.core.observation.covers_fact``) in the section's
+``SpaceReading.seen``; among readings that explain the table equally well, the referee takes one
+whose dragons lie where the camera saw them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from scorer.core.observation import COVERS
 from scorer.games.great_wall.moves import GreatWallMove, Play, section_index
 from scorer.games.great_wall.state import GreatWallState
 from scorer.games.great_wall.values import covered_set
+
 
 def seen_disagreements(state: GreatWallState, moves: Sequence[GreatWallMove],
                        seen: Mapping[str, tuple[str, ...]]) -> int:
