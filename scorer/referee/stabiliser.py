@@ -16,7 +16,8 @@ Fusion: for every space the first live source in ``priority`` that has a believe
 spaces without an antenna). Every other source with a believed reading that differs is reported as
 a ``Disagreement`` -- never hidden, never silently overruled without a trace -- once both readings
 have stood for ``disagreement_after`` seconds (a camera a few frames behind the RFID is lag, not
-a disagreement).
+a disagreement), and only once the other source has reported since the deciding reading changed (a
+camera whose frames come slowly, on a loaded Pi, has not seen the change yet: it cannot disagree).
 
 A source that goes down (camera died, cable pulled) is marked with ``set_source_live(False)``; its
 readings are dropped and the next source in priority takes over for its spaces. Spaces no live
@@ -188,6 +189,11 @@ class _Source:
     reason: Message | None = None
 
 
+def _looked_since(src: _Source, changed: float) -> bool:
+    """``src`` has reported since ``changed`` (when the deciding source's reading changed)."""
+    return src.last_seen is not None and src.last_seen >= changed - _EPS
+
+
 class Stabiliser:
     """Debounce and fuse observations; see the module docstring for the rules it applies."""
 
@@ -332,7 +338,7 @@ class Stabiliser:
                     # the deciding source (or any source, before one decides) has news not yet believed
                     if track.occluded or track.believed != track.content:
                         unsettled.add(space)
-                elif track.believed is not None and track.believed != cells[space]:
+                elif track.believed is not None and track.believed != cells[space] and _looked_since(src, seen[space]):
                     # a slower source catching up is not a disagreement: report it once both
                     # readings have stood for ``disagreement_after``
                     newest = max(seen[space], track.believed_since)

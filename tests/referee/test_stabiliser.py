@@ -188,3 +188,30 @@ def test_merged_with_uses_expected_board_where_nothing_is_known() -> None:
     v = st.view(0.0)
     expected = Board.from_counts({"wei-1": [BH], "qi-1": [GH]})
     assert v.merged_with(expected) == Board.from_counts({"qi-1": [GH]})
+
+
+def test_a_camera_whose_next_frame_is_late_has_not_seen_the_change_and_does_not_disagree() -> None:
+    """On a loaded Pi a frame may take longer than ``disagreement_after``: until the camera reports
+    again it has not seen the piece the antenna felt, and its old reading is no disagreement."""
+    st = Stabiliser(settle=0.2, disagreement_after=1.0)
+    st.observe(obs(SENSOR_BOARD, 0.0, wei_1=[]), 0.0)
+    st.observe(obs(CAMERA, 0.0, wei_1=[]), 0.0)
+    st.view(0.5)
+    st.observe(obs(SENSOR_BOARD, 1.0, wei_1=[BH]), 1.0)
+    for t in (1.5, 2.2, 3.0, 3.9):  # no frame from the camera since the piece was placed
+        v = st.view(t)
+        assert v.board.count("wei-1") == 1 and v.disagreements == ()
+    st.observe(obs(CAMERA, 4.0, wei_1=[BH]), 4.0)  # its next frame sees it: it was lag
+    assert st.view(4.5).disagreements == ()
+
+
+def test_a_late_frame_that_still_disagrees_is_reported() -> None:
+    st = Stabiliser(settle=0.2, disagreement_after=1.0)
+    st.observe(obs(SENSOR_BOARD, 0.0, wei_1=[]), 0.0)
+    st.observe(obs(CAMERA, 0.0, wei_1=[]), 0.0)
+    st.view(0.5)
+    st.observe(obs(SENSOR_BOARD, 1.0, wei_1=[BH]), 1.0)
+    assert st.view(3.0).disagreements == ()
+    st.observe(obs(CAMERA, 3.5, wei_1=[]), 3.5)  # a frame after the change still shows nothing there
+    v = st.view(3.6)
+    assert [(d.space, d.decided_by, d.other_source) for d in v.disagreements] == [("wei-1", SENSOR_BOARD, CAMERA)]
