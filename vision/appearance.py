@@ -60,6 +60,12 @@ TILES_AROUND = 0.5  # share of the board around a space under matched tiles: the
 INNER_MM = 4.0  # the inner part: the space shrunk by this much
 LEAN_PER_HEIGHT, GROW_MM = 0.8, 4.0  # a piece's blob reaches this share of its height (+ this) out of its space
 FG_MIN, FG_NOISE = 10.0, 2.5  # a pixel differs from the empty board by max(10, 2.5 x the frame's noise) (Lab)
+# ... or, in a second look at a one-piece space where nothing was found, is brighter than it by max(10, 2 x the noise)
+# in lightness alone (``local_kinds(brighter=True)``): a white scarab on a pale pyramid square is 14-25 L brighter,
+# which the Lab distance (lightness weighed by half, ``L_WEIGHT``) leaves under FG_MIN. Photoreal cheops3 (tuning):
+# 67 -> 27 white scarabs missed, no piece read where none lies; on price spaces (heaps, white margins) it read
+# phantoms, so it is only for spaces of one piece (``capacity``), and for one kind's blob of one piece's size.
+BRIGHTER_MIN, BRIGHTER_NOISE = 10.0, 2.0
 HEAP_SHARE = 0.9  # touching pieces in a heap show a little less than their sum
 ONE_SCARAB_MAX = 1.7  # of a plain kind's enrolled area: a blob bigger than this is not one piece
 BOARD_LIKE = 0.35  # of a kind's colour limit: the empty board this near it has the kind's colour (``board_kinds``)
@@ -104,12 +110,17 @@ def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarra
 
 def local_kinds(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
                 lut: np.ndarray, noise: float, ignore: np.ndarray | None = None,
-                ref_kind: np.ndarray | None = None) -> np.ndarray:
+                ref_kind: np.ndarray | None = None, brighter: bool = False) -> np.ndarray:
     """Plain kind index per pixel of a box of the board (-1: board or none), ``local_difference``.
     ``ref_kind`` (``board_kinds``, whole board): where the empty board itself has a kind's colour,
     that colour is no evidence of the kind (a white margin seen a little brighter or duller than
-    enrolled is not a white piece: the light measured on the box fits the board's other colours)."""
+    enrolled is not a white piece: the light measured on the box fits the board's other colours).
+    ``brighter``: a pixel brighter than the empty board by ``BRIGHTER_MIN``/``BRIGHTER_NOISE`` differs too."""
     fg, lab = local_difference(rect, reference, ref_lab, box, noise, ignore)
+    if brighter:
+        x0, y0, x1, y1 = box
+        lifted = lab[..., 0] - ref_lab[y0:y1, x0:x1, 0] >= max(BRIGHTER_MIN, BRIGHTER_NOISE * noise)
+        fg |= lifted if ignore is None else lifted & ~ignore[y0:y1, x0:x1]
     q = np.clip(lab, 0, 255).astype(np.uint8) // Q
     kind_of = lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int8)
     kind_of[~fg] = -1
@@ -348,21 +359,7 @@ class AppearanceStep:
                     self._count(i, self.sole[i], blobs, box, counts, explained, blob_map)
                 continue
             kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind)
-            found: dict[int, list[tuple[float, np.ndarray]]] = {}
-            for j in js:
-                m = _open(kind_of == j).astype(np.uint8)
-                if not m.any():
-                    continue
-                n, lbl, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
-                blobs: list[tuple[float, np.ndarray]] = []
-                for b in range(1, n):
-                    app = self._piece_area(i, j, cents[b], box, cam)
-                    a = stats[b, cv2.CC_STAT_AREA]
-                    if app is not None and a >= SPECK * app:
-                        blobs.append((a / app, lbl == b))
-                if blobs:
-                    found[j] = blobs
-            present = {j: b for j, b in found.items() if max(v for v, _ in b) >= PRESENT}
+            present = self._blobs_by_kind(i, js, kind_of, box, cam)
             if not present:
                 # a piece whose colour blur spread over several kinds' (vision/blurred_kinds.py)
                 mixed = mixed_piece(kind_of, _open(np.isin(kind_of, js)), js,
@@ -370,6 +367,13 @@ class AppearanceStep:
                                     MIXED_PRESENT, ONE_SCARAB_MAX, CORE_SHARE) if self.capacity[i] == 1 else None
                 if mixed is not None:
                     self._count(i, mixed[0], [(mixed[1], mixed[2])], box, counts, explained, blob_map)
+                elif self.capacity[i] == 1:  # a pale piece on a pale board: brighter than it, of one kind's colour
+                    kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind,
+                                          brighter=True)
+                    pale = self._blobs_by_kind(i, js, kind_of, box, cam, ONE_SCARAB_MAX)
+                    if len(pale) == 1:
+                        (j, blobs), = pale.items()
+                        self._count(i, j, blobs, box, counts, explained, blob_map)
                 continue
             # the kind is the one whose biggest blob is most like a piece (a blurred yellow scarab
             # has pale edges; scattered pale specks do not add up to a white one) ...
@@ -377,6 +381,26 @@ class AppearanceStep:
             if len(present) > 1:  # ... unless another kind holds the middle of the pieces seen there
                 j = _core_kind(kind_of, present, j)
             self._count(i, j, present[j], box, counts, explained, blob_map)
+
+    def _blobs_by_kind(self, i: int, js: Sequence[int], kind_of: np.ndarray, box: tuple[int, int, int, int],
+                       cam: np.ndarray | None, largest: float = np.inf) -> dict[int, list[tuple[float, np.ndarray]]]:
+        """Per kind ``js`` with a piece on space ``i`` (a blob of at least ``PRESENT`` of its apparent area):
+        its blobs there bigger than a speck and no bigger than ``largest`` pieces, as (share of one piece, mask)."""
+        found: dict[int, list[tuple[float, np.ndarray]]] = {}
+        for j in js:
+            m = _open(kind_of == j).astype(np.uint8)
+            if not m.any():
+                continue
+            n, lbl, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
+            blobs: list[tuple[float, np.ndarray]] = []
+            for b in range(1, n):
+                app = self._piece_area(i, j, cents[b], box, cam)
+                a = stats[b, cv2.CC_STAT_AREA]
+                if app is not None and SPECK * app <= a <= largest * app:
+                    blobs.append((a / app, lbl == b))
+            if blobs and max(v for v, _ in blobs) >= PRESENT:
+                found[j] = blobs
+        return found
 
     def _piece_area(self, i: int, j: int, centre_px: np.ndarray, box: tuple[int, int, int, int],
                     cam: np.ndarray | None) -> float | None:
