@@ -60,11 +60,8 @@ TILES_AROUND = 0.5  # share of the board around a space under matched tiles: the
 INNER_MM = 4.0  # the inner part: the space shrunk by this much
 LEAN_PER_HEIGHT, GROW_MM = 0.8, 4.0  # a piece's blob reaches this share of its height (+ this) out of its space
 FG_MIN, FG_NOISE = 10.0, 2.5  # a pixel differs from the empty board by max(10, 2.5 x the frame's noise) (Lab)
-# ... or, in a second look at a one-piece space where nothing was found, is brighter than it by max(10, 2 x the noise)
-# in lightness alone (``local_kinds(brighter=True)``): a white scarab on a pale pyramid square is 14-25 L brighter,
-# which the Lab distance (lightness weighed by half, ``L_WEIGHT``) leaves under FG_MIN. Photoreal cheops3 (tuning):
-# 67 -> 27 white scarabs missed, no piece read where none lies; on price spaces (heaps, white margins) it read
-# phantoms, so it is only for spaces of one piece (``capacity``), and for one kind's blob of one piece's size.
+# ... or, looked at again where a one-piece space showed nothing, brighter than it by max(10, 2 x noise) in L alone:
+# a white scarab on a pale square is 14-25 L brighter, under FG_MIN with L weighed by half (docs/vision.md, Cheops)
 BRIGHTER_MIN, BRIGHTER_NOISE = 10.0, 2.0
 HEAP_SHARE = 0.9  # touching pieces in a heap show a little less than their sum
 ONE_SCARAB_MAX = 1.7  # of a plain kind's enrolled area: a blob bigger than this is not one piece
@@ -115,18 +112,24 @@ def local_kinds(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, bo
     ``ref_kind`` (``board_kinds``, whole board): where the empty board itself has a kind's colour,
     that colour is no evidence of the kind (a white margin seen a little brighter or duller than
     enrolled is not a white piece: the light measured on the box fits the board's other colours).
-    ``brighter``: a pixel brighter than the empty board by ``BRIGHTER_MIN``/``BRIGHTER_NOISE`` differs too."""
+    ``brighter``: a pixel brighter than the board by ``BRIGHTER_MIN``/``_NOISE`` differs too, even of its colour."""
     fg, lab = local_difference(rect, reference, ref_lab, box, noise, ignore)
+    lifted = None
     if brighter:
         x0, y0, x1, y1 = box
         lifted = lab[..., 0] - ref_lab[y0:y1, x0:x1, 0] >= max(BRIGHTER_MIN, BRIGHTER_NOISE * noise)
-        fg |= lifted if ignore is None else lifted & ~ignore[y0:y1, x0:x1]
+        if ignore is not None:
+            lifted &= ~ignore[y0:y1, x0:x1]
+        fg |= lifted
     q = np.clip(lab, 0, 255).astype(np.uint8) // Q
     kind_of = lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int8)
     kind_of[~fg] = -1
     if ref_kind is not None:
         x0, y0, x1, y1 = box
-        kind_of[kind_of == ref_kind[y0:y1, x0:x1]] = -1
+        like_board = kind_of == ref_kind[y0:y1, x0:x1]
+        if lifted is not None:  # brighter than the board is no board seen brighter than enrolled: a pale piece
+            like_board &= ~lifted
+        kind_of[like_board] = -1
     return kind_of
 
 
