@@ -192,12 +192,14 @@ def learn_crosswise(layout: Layout, corrected: np.ndarray, labels: np.ndarray, o
 
 
 def learn_tokens(layout: Layout, corrected: np.ndarray, reference: np.ndarray, board: Board, px_per_mm: float,
-                 faces: dict[str, np.ndarray], pixels: dict[str, list[np.ndarray]]) -> None:
-    """Each face-up token's face (in ``faces``)."""
+                 faces: dict[str, np.ndarray], pixels: dict[str, list[np.ndarray]]
+                 ) -> list[tuple[Piece, tuple[float, float]]]:
+    """Each face-up token's face (in ``faces``); returns each token and where it lies (mm)."""
     from vision.faces import locate
 
     s = px_per_mm
     n = int(round(TOKEN_FACE_MM * s))
+    found = []
     for sid in board.spaces():
         tokens = sorted(p for p in board.pieces(sid).elements() if str(p.owner) == "neutral")
         for (x, y), piece in zip(token_spots(layout, sid), tokens):
@@ -207,6 +209,8 @@ def learn_tokens(layout: Layout, corrected: np.ndarray, reference: np.ndarray, b
             if crop is None:
                 raise CalibrationError(f"token {piece.kind} is off the board in the pieces photo")
             faces[f"neutral:{piece.kind}"] = crop  # (their printed art has many colours: "neutral" stays nominal)
+            found.append((piece, (cx / s, cy / s)))
+    return found
 
 
 def enrol_cards(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray, pieces: np.ndarray | None,
@@ -216,6 +220,7 @@ def enrol_cards(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     from dataclasses import replace
 
     from vision.calibration import rectify
+    from vision.card_detail import learn_detail_tokens, light_gain
     from vision.enrolment import KMEANS_SEED, PROTOS_PER_COLOUR, nominal_model_for
     from vision.foreground import LightNormaliser
 
@@ -223,9 +228,13 @@ def enrol_cards(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     nominal = nominal_model_for(layout, reference, px_per_mm, "empty board photo only")
     if pieces is None or pieces_homography is None or board is None:
         return replace(nominal, faces=nominal_card_faces(layout, px_per_mm))
-    corrected = LightNormaliser(reference, px_per_mm).correct(rectify(pieces, pieces_homography, layout, px_per_mm))
+    light = LightNormaliser(reference, px_per_mm)
+    corrected = light.correct(rectify(pieces, pieces_homography, layout, px_per_mm))
     pixels, faces = learn_card_table(layout, corrected, reference, board, px_per_mm)
-    learn_tokens(layout, corrected, reference, board, px_per_mm, faces, pixels)
+    tokens = learn_tokens(layout, corrected, reference, board, px_per_mm, faces, pixels)
+    # ... and, where the photo is fine enough, each token's face for the detail still (vision.card_detail)
+    faces.update(learn_detail_tokens(layout, pieces, pieces_homography, tokens,
+                                     lambda at: light_gain(light, at, px_per_mm)))
     protos: dict[str, np.ndarray] = {}
     spreads: dict[str, float] = {}
     for owner, parts in pixels.items():

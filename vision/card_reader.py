@@ -34,6 +34,7 @@ import numpy as np
 
 from scorer.core.observation import covers_fact
 from scorer.core.types import Piece
+from vision.card_detail import DetailValues, light_gain
 from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
 from vision.card_rows import (INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, covered_card,
                               crosswise_kinds)
@@ -43,7 +44,7 @@ from vision.detection import Detection, SpaceResult
 from vision.enrolment import TableModel
 from vision.faces import FaceBook
 from vision.layout import Layout
-from vision.registration import Registrar, Registration
+from vision.registration import Registrar, Registration, to_detail
 from vision.table_reader import TableReader
 
 MAX_CARDS = 31  # the most cards one row holds in random 5-player games (scorer.games.great_wall.simulate): the fan's least pitch
@@ -159,7 +160,9 @@ class CardReader(TableReader):
         d = max((layout.pieces[k].size[0] for k in self.token_kinds), default=26.0)
         self.token_px = np.pi * (d / 2) ** 2 * s * s
         self.token_d = d
-        self.token_finder = TokenFinder(self.model.reference, s, d, self.token_kinds, self._best)
+        self.detail_values = DetailValues(layout, faces_of(self.model, layout))  # token faces for the detail still
+        self._watched: tuple[np.ndarray, Registration] | None = None  # the frame being read (``_finer_value``)
+        self.token_finder = TokenFinder(self.model.reference, s, d, self.token_kinds, self._best, self._finer_value)
 
     # ------------------------------------------------------------------ per frame
     def _read_part(self, frame: np.ndarray, reg: Registration, thumb: np.ndarray, at: float, t0: float,
@@ -170,6 +173,7 @@ class CardReader(TableReader):
     def _read_whole(self, frame: np.ndarray, reg: Registration, at: float, t0: float, t_reg: float) -> Detection:
         """Every section read afresh: the owner squares, type panels and tokens of its row."""
         corrected = self._balance_margin(self.light.correct(self._rectify(frame, reg.homography)))
+        self._watched = (frame, reg)
         maps = self.fg.measure(corrected)
         self._noise = maps.noise
         raw = self.colours.classify(maps.lab, np.ones(maps.piece.shape, bool))
@@ -378,6 +382,20 @@ class CardReader(TableReader):
             return None, -1.0, 0.0
         score, i = scores[0]
         return candidates[i], score, (score - scores[1][0]) if len(scores) > 1 else 1.0
+
+    def _finer_value(self, at: tuple[float, float], candidates: list[Piece]
+                     ) -> tuple[Piece | None, float, float] | None:
+        """A token's value read on the detail still (``vision.card_detail``: a printed value is read
+        finer than the watched frame shows it, as Zhang Yi's counters are), the still taken now if it
+        is not yet; None without one: as the frame reads it."""
+        if not self.detail_values or self._watched is None:
+            return None
+        frame, reg = self._watched
+        still = self._still.get()
+        if still is None:
+            return None
+        return self.detail_values.value(still, to_detail(reg.homography, frame.shape, still.shape), at, candidates,
+                                        light_gain(self.light, at, self.s), SEARCH_MM)
 
     def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps
                       ) -> tuple[Counter, float, tuple[str, ...]] | None:

@@ -7,7 +7,8 @@ rim spots are tried one by one, and the enrolled token face that matches best th
 (``best``: ``FaceBook`` in its four turns) names the token's value, sure only when it beats every
 other value's face by ``TOKEN_MARGIN`` (the caller leaves a section with a value not sure unread: a
 token's value is never guessed); a spot that matches no face gives up only its own surroundings, so
-a token beside a card's edge is still tried.
+a token beside a card's edge is still tried. With a detail still (``finer``, ``vision.card_detail``)
+the value is read there instead: the token as found here, its value as the still shows it.
 """
 
 from __future__ import annotations
@@ -29,9 +30,15 @@ MAX_MISSES = 12  # rim spots per box tried in vain before the search stops (the 
 RIM_MM = 2.0
 RIM_STEP = 2  # px: the rim is measured on every other pixel (a token is 26 mm across)
 RIM_ANGLES = 16
+FINE_SCORE = 0.55  # a value read finer (``finer``: the detail still) is sure only with its face matched this well (own
+                   # renders' stills: tokens 0.64-0.98; what the frame took for a token on a card's print, a dragon's
+                   # index, 0.28-0.48, one of them read as a value with its lead. 0.5-0.6 read alike)
 
 Box = tuple[int, int, int, int]
 BestFace = Callable[[np.ndarray, tuple[float, float], list[Piece]], tuple[Piece | None, float, float]]
+# a token's value read finer (the detail still, ``vision.card_detail``): at a token (mm), of these values, the best
+# value, its score and its lead over the next, or None (not read finer: as the board image shows it)
+FinerValue = Callable[[tuple[float, float], list[Piece]], tuple[Piece | None, float, float] | None]
 
 
 class Token(NamedTuple):
@@ -48,7 +55,11 @@ class Token(NamedTuple):
 class TokenFinder:
     """Finds tokens in boxes of the rectified board (px), against the table's empty board."""
 
-    def __init__(self, reference: np.ndarray, s: float, token_d: float, token_kinds: Sequence[str], best: BestFace):
+    def __init__(self, reference: np.ndarray, s: float, token_d: float, token_kinds: Sequence[str], best: BestFace,
+                 finer: FinerValue | None = None):
+        """``best`` finds a token's face on the board image (a token lies there when it matches at
+        least ``TOKEN_SCORE``); ``finer``, when it reads the value, says the value instead."""
+        self.finer = finer
         self.reference = reference
         self.s = s
         self.token_d = token_d
@@ -80,7 +91,13 @@ class TokenFinder:
             kind, score, margin = self.best(corrected, (cx, cy), self.candidates)
             if kind is not None and score >= TOKEN_SCORE:
                 cv2.circle(work, loc, r, -1.0, -1)
-                out.append(Token(cx, cy, kind.kind, score, margin >= TOKEN_MARGIN))
+                sure = margin >= TOKEN_MARGIN
+                finer = self.finer((cx, cy), self.candidates) if self.finer is not None else None
+                if finer is not None:  # the value as read finer; the token's presence (and score) as found here
+                    value, value_score, lead = finer
+                    kind = value or kind
+                    sure = value is not None and value_score >= FINE_SCORE and lead >= TOKEN_MARGIN
+                out.append(Token(cx, cy, kind.kind, score, sure))
             else:
                 cv2.circle(work, loc, near, -1.0, -1)
                 misses += 1
@@ -108,4 +125,4 @@ class TokenFinder:
         return np.median(np.stack(diffs), axis=0).astype(np.float32)
 
 
-__all__ = ["Token", "TokenFinder", "TOKEN_MARGIN", "TOKEN_SCORE", "TOKEN_RIM"]
+__all__ = ["FINE_SCORE", "FinerValue", "Token", "TokenFinder", "TOKEN_MARGIN", "TOKEN_SCORE", "TOKEN_RIM"]

@@ -75,7 +75,9 @@ def _hsv_bgr(h: float, s: float, v: float) -> tuple[int, int, int]:
 
 @lru_cache(maxsize=256)
 def _art_cached(kind: str, index: int, count: int, label: str | None, ground_rgb: tuple[int, int, int] | None,
-                owner_rgb: tuple[int, int, int] | None) -> np.ndarray:
+                owner_rgb: tuple[int, int, int] | None, motif: bool = True) -> np.ndarray:
+    """A face on its own ground: the kind's motif and corner wedge, the label over them; ``motif``
+    False (layout ``face.motif``): the label alone (a token's value printed on plain cardboard)."""
     rng = np.random.default_rng(_seed(kind))
     n = ART_PX
     step = 180.0 / max(1, count)
@@ -91,13 +93,15 @@ def _art_cached(kind: str, index: int, count: int, label: str | None, ground_rgb
     s16 = 16
     corner = int(rng.integers(4))
     # the main motif: a different one for each printed kind of the layout (up to eight) ...
-    MOTIFS[index % len(MOTIFS)](img, rng, fg, accent, corner)
-    # ... and a corner wedge, so that the four turns of a face differ
-    wedge = np.array([[0, 0], [n * rng.uniform(0.4, 0.55), 0], [0, n * rng.uniform(0.4, 0.55)]])
-    wedge = _turn_points(wedge, corner, n)
-    cv2.fillConvexPoly(img, np.round(wedge * s16).astype(np.int32), fg, cv2.LINE_AA, 4)
+    if motif:
+        MOTIFS[index % len(MOTIFS)](img, rng, fg, accent, corner)
+        # ... and a corner wedge, so that the four turns of a face differ
+        wedge = np.array([[0, 0], [n * rng.uniform(0.4, 0.55), 0], [0, n * rng.uniform(0.4, 0.55)]])
+        wedge = _turn_points(wedge, corner, n)
+        cv2.fillConvexPoly(img, np.round(wedge * s16).astype(np.int32), fg, cv2.LINE_AA, 4)
     if label:
-        _label(img, label, fg if sum(ground) > 300 else (245, 245, 245))
+        ink = fg if sum(ground) > 300 else (245, 245, 245)
+        _label(img, label, ink, LABEL_FILL if motif else LABEL_ALONE)
     if owner_rgb is not None:
         b = max(2, int(round(BORDER * n)))
         col = tuple(int(v) for v in owner_rgb[::-1])
@@ -207,7 +211,7 @@ def face_art(layout: Layout, kind: str, owner: str | None = None) -> np.ndarray:
         return _owner_art_cached(kind, kinds.index(kind), len(kinds), spec.face_label, owner_rgb,
                                  spec.with_motif).copy()
     return _art_cached(kind, kinds.index(kind), len(kinds), spec.face_label,
-                       tuple(spec.rgb) if spec.rgb else None, owner_rgb).copy()
+                       tuple(spec.rgb) if spec.rgb else None, owner_rgb, spec.with_motif).copy()
 
 
 def printed_copy(art: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -47,6 +47,7 @@ class FaceMatch:
     second: float  # the best correlation of any other candidate kind
     turn: int  # quarter turns of the best match
     offset_mm: tuple[float, float]  # where it was found, from the expected centre
+    best: Piece | None = None  # the best-matching candidate, sure or not (``match``)
 
     @property
     def sure(self) -> bool:
@@ -226,7 +227,7 @@ class FaceBook:
         top, (score, turn, off) = ranked[0]
         second = ranked[1][1][0] if len(ranked) > 1 else -1.0
         sure = score >= MIN_SCORE and score - second >= MIN_MARGIN
-        return FaceMatch(top if sure else None, score, second, turn, off)
+        return FaceMatch(top if sure else None, score, second, turn, off, top)
 
     def find(self, corrected: np.ndarray, box_px: tuple[int, int, int, int], candidates: Sequence[Piece], count: int,
              origin_px: tuple[int, int] = (0, 0)) -> list[FaceMatch]:

@@ -383,7 +383,8 @@ class TableReader:
         """Read one frame (BGR). ``detail``: the same view at a higher resolution (a camera's main
         stream beside the watched low-resolution one), or a function that takes it, called only
         when the board is read and something needs more pixels than ``frame`` has (values printed
-        on counters, ``vision.counted_values``); everything else is read in ``frame``."""
+        on counters, ``vision.counted_values``, or on tokens, ``vision.card_detail``); everything
+        else is read in ``frame``."""
         self._still = DetailStill(detail)
         t0 = time.perf_counter()
         at = self.clock() if at is None else at

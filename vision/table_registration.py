@@ -16,7 +16,7 @@ import numpy as np
 from vision.blurred_pose import BlurredPose
 from vision.enrolment import TableModel
 from vision.pose_refine import PoseRefiner, print_registration
-from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus
+from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus, to_detail
 from vision.smeared_pose import SmearedPose, is_smeared
 
 
@@ -37,12 +37,19 @@ class TableRegistration:
         self.registrar.expect(self.model.pose, self.model.frame_size)
 
     def known_pose(self, size: tuple[int, int]) -> np.ndarray | None:
-        """The last good pose, or the enrolment photo's (a mounted camera stays there)."""
+        """The last good pose, or the enrolment photo's (a mounted camera stays there): scaled to
+        ``size`` when the photo is the same view at another resolution (a still, as ``eval
+        --detail`` enrols from, beside the watched stream)."""
         if self.pose is not None:
             return self.pose
-        if self.model.pose is not None and tuple(self.model.frame_size or ()) == size:
+        if self.model.pose is None or not self.model.frame_size:
+            return None
+        w, h = (int(v) for v in self.model.frame_size)
+        if (w, h) == tuple(size):
             return self.model.pose
-        return None
+        if abs(w * size[1] - h * size[0]) > 0.01 * w * size[1]:
+            return None  # another shape: another view
+        return to_detail(self.model.pose, (h, w), (size[1], size[0]))
 
     def _by_print(self, gray: np.ndarray, reg: Registration) -> Registration:
         """Too few markers: the last good pose (or the enrolment photo's), refined on the print;
@@ -86,6 +93,9 @@ class TableRegistration:
     def register(self, gray: np.ndarray) -> Registration:
         """By the corner markers; else by the print. Registered by the board's outline or by
         three markers only: checked and refined on the print (``_checked_on_print``)."""
+        size = (gray.shape[1], gray.shape[0])
+        if self.pose is None and tuple(self.model.frame_size or ()) not in ((), size):
+            self.registrar.expect(self.known_pose(size), size)  # the photo's pose, at the watched frame's size
         reg = self.registrar.update(gray)
         if not reg.usable:
             reg = self._by_print(gray, reg)

@@ -9,7 +9,15 @@ import math
 
 import numpy as np
 
-W, H = 1280, 720
+BASE_W = 1280  # the watched frame's width: pose margins are given in its pixels
+W, H = 1280, 720  # the output frame (``set_size``): 1280 x 720, or a detail still of the same view
+
+
+def set_size(width):
+    """Render ``width`` px wide (16:9): the same field of view and poses, more pixels (a camera's
+    detail still beside its 1280 x 720 watched stream). Set before any camera is made."""
+    global W, H
+    W, H = int(width), int(round(width * 9 / 16))
 
 
 def _rx(a):
@@ -96,6 +104,7 @@ def _orientation(yaw, tilt, roll):
 
 
 def fill_and_inside(cam, pts, margin=6):
+    margin = margin * W / BASE_W  # (in the watched frame's pixels: the same poses at every size)
     p = cam.project_output(pts)
     w = p[:, 0].max() - p[:, 0].min(); h = p[:, 1].max() - p[:, 1].min()
     inside = (p[:, 0].min() >= margin and p[:, 0].max() <= W - 1 - margin and

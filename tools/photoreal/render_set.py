@@ -158,7 +158,11 @@ def main(argv=None):
     ap.add_argument("--hand-prob", type=float, default=0.30)
     ap.add_argument("--no-stratify", action="store_true", help="draw held-out tables i.i.d. like tune tables")
     ap.add_argument("--max-frames", type=int, default=0, help="stop after this many frames per table (debug)")
+    ap.add_argument("--width", type=int, default=camera_mod.BASE_W,
+                    help="frame width in px, 16:9 (default 1280: 1280x720); e.g. 2560: the same scenes as 2560x1440 "
+                         "detail stills (empty and enrolment photos too), for 'tableref vision eval --detail'")
     args = ap.parse_args(argv)
+    camera_mod.set_size(args.width)
 
     import bpy
     version = bpy.app.version_string
@@ -195,7 +199,7 @@ def main(argv=None):
             os.makedirs(os.path.join(setdir, sub), exist_ok=True)
         write_json(os.path.join(setdir, "set.json"), {
             "board": layout.id, "source": f"tools/photoreal (Blender Cycles {version})", "split": split,
-            "seed": args.seed,
+            "seed": args.seed, "size": [camera_mod.W, camera_mod.H],
             "notes": ("Independent physically based renders (Cycles path tracing, CPU) with own board artwork, "
                       + (greatwall.SET_NOTES if game is greatwall else ming.SET_NOTES if game is ming else
                          "printed cardboard tiles (own face art per kind), wooden domed scarabs, game-like positions, "

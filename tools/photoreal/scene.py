@@ -11,6 +11,8 @@ os.environ.setdefault("OPENCV_IO_ENABLE_OPENEXR", "1")
 import bpy  # noqa: E402
 import cv2  # noqa: E402
 
+import camera  # noqa: E402  (the frame size: camera.set_size)
+
 
 def srgb_to_linear(c):
     c = np.asarray(c, float) / 255.0
@@ -94,7 +96,7 @@ class Renderer:
         sc.render.threads_mode = "FIXED"
         sc.render.threads = self.threads
         sc.render.use_persistent_data = True
-        sc.render.resolution_x, sc.render.resolution_y = 1280, 720
+        sc.render.resolution_x, sc.render.resolution_y = camera.W, camera.H  # (camera.set_size)
         sc.render.resolution_percentage = 100
         sc.render.film_transparent = False
         sc.render.filter_size = 1.2

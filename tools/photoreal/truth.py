@@ -7,14 +7,14 @@ silhouette of any piece on it. Partly occluded: covers something, less than that
 import cv2
 import numpy as np
 
-from camera import W, H
+import camera
 
 SHIFT = 3
 
 
 def raster(cam, V, F, mask=None):
     if mask is None:
-        mask = np.zeros((H, W), np.uint8)
+        mask = np.zeros((camera.H, camera.W), np.uint8)
     p, z = cam.project_render(V)
     pi = np.round(p * (1 << SHIFT)).astype(np.int32)
     ok = z >= 0.02
@@ -28,14 +28,14 @@ def raster(cam, V, F, mask=None):
 
 
 def polygon_mask(cam, Xw):
-    mask = np.zeros((H, W), np.uint8)
+    mask = np.zeros((camera.H, camera.W), np.uint8)
     p, z = cam.project_render(Xw)
     cv2.fillPoly(mask, [np.round(p * (1 << SHIFT)).astype(np.int32)], 1, cv2.LINE_8, SHIFT)
     return mask
 
 
 def hand_mask(cam, hand):
-    m = np.zeros((H, W), np.uint8)
+    m = np.zeros((camera.H, camera.W), np.uint8)
     if hand is None:
         return m
     for V, F in hand["parts"].values():

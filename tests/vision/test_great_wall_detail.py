@@ -1,0 +1,92 @@
+"""The Great Wall's token values read on the detail still (``vision.card_detail``): a token whose
+value the watched frame shows too coarsely to be sure is read in the still (a higher-resolution
+frame of the same view) against token faces enrolled at the still's scale; without a still the
+section stays unread, never guessed. Real renders of the project's renderer, tokens printed with
+their value alone (layout ``face.motif`` false, as cardboard tokens are: a motif per value would
+tell them apart at any scale)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.core.types import Board, Piece
+from vision.card_detail import DETAIL, DetailValues
+from vision.card_enrol import card_model_from_photos
+from vision.card_reader import CardReader
+from vision.card_rows import enrol_board
+from vision.counted_values import MIN_FRAME_PX_PER_MM, frame_scale
+from vision.layout import LAYOUT_DIR, layout_from_json
+from vision.render import Conditions, render
+
+STILL = (1920, 1080)  # the detail still
+WATCHED = (480, 270)  # a coarse watched stream: the play mat at ~0.2 px/mm, a token's value a few pixels
+
+
+@pytest.fixture(scope="module")
+def layout():
+    data = json.loads((LAYOUT_DIR / "great-wall.json").read_text("utf-8"))
+    for kind, spec in data["pieces"].items():
+        if kind.startswith("token-"):
+            spec["face"]["motif"] = False
+    return layout_from_json(data)
+
+
+@pytest.fixture(scope="module")
+def table(layout):
+    """The table enrolled from stills (a camera with a still port takes its enrolment photos so), and
+    a frame of it as a still."""
+    c = Conditions(size=STILL, fill=0.6, seed=5)
+    plan = Board.from_counts(enrol_board(layout))
+    model = card_model_from_photos(layout, render(layout, Board(), c).image, render(layout, plan, c).image, plan)
+    board = Board.from_counts({"section-1": Counter({Piece("neutral", "token-5"): 1,
+                                                     Piece("neutral", "token-8"): 1})})
+    still = render(layout, board, c).image
+    return model, board, still, cv2.resize(still, WATCHED, interpolation=cv2.INTER_AREA)
+
+
+def test_enrolment_learns_each_token_face_for_the_still_at_its_scale(layout, table) -> None:
+    model = table[0]
+    fine = {k for k in model.faces if k.endswith(DETAIL)}
+    assert fine == {f"neutral:{k}{DETAIL}" for k in layout.pieces if k.startswith("token-")}
+    assert DetailValues(layout, model.faces)
+
+
+def test_a_token_value_not_sure_in_the_watched_frame_is_read_on_the_still(layout, table) -> None:
+    model, board, still, watched = table
+    taken = []
+
+    def take() -> np.ndarray:
+        taken.append(1)
+        return still
+
+    det = CardReader(layout, model).read(watched, detail=take)
+    assert det.registration.usable
+    assert frame_scale(det.registration.homography, layout.space("section-1").centre) < MIN_FRAME_PX_PER_MM
+    got = {s.space: Counter(dict(s.pieces)) for s in det.spaces if not s.occluded}
+    assert got["section-1"] == Counter(dict(board.pieces("section-1")))
+    assert taken == [1]  # the still taken once, for the whole read
+
+    bare = CardReader(layout, model)  # without it: the watched frame finds the tokens, not sure of a value ...
+    tokens: list = []
+    find = bare.token_finder.find
+    bare.token_finder.find = lambda corrected, box: (tokens.extend(found := find(corrected, box)), found)[1]
+    spaces = {s.space: s for s in bare.read(watched).spaces}
+    assert {t.kind for t in tokens} == {"token-5", "token-8"} and not all(t.sure for t in tokens)
+    assert spaces["section-1"].occluded and not spaces["section-1"].pieces  # ... and leaves the section unread
+
+
+def test_a_table_enrolled_from_stills_expects_the_board_where_the_watched_frame_shows_it(layout, table) -> None:
+    """The enrolment photo's pose (a mounted camera keeps it) is used for frames of another size too:
+    scaled to the watched frame (``TableRegistration.known_pose``)."""
+    model, _, _, watched = table
+    reader = CardReader(layout, model)
+    expected = reader.registration.known_pose((watched.shape[1], watched.shape[0]))
+    det = reader.read(watched)
+    corners = np.float32([[[0, 0]], [[layout.size[0], 0]], [[layout.size[0], layout.size[1]]], [[0, layout.size[1]]]])
+    got = cv2.perspectiveTransform(corners, det.registration.homography)
+    assert expected is not None and np.abs(cv2.perspectiveTransform(corners, expected) - got).max() < 1.0
