@@ -96,7 +96,7 @@ def to_detail(homography: np.ndarray, watched_shape: tuple[int, ...], detail_sha
     return np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1.0]]) @ homography
 
 
-def _obliqueness(H: np.ndarray, layout: Layout) -> float:
+def obliqueness(H: np.ndarray, layout: Layout) -> float:
     """Smallest ratio of the two singular values of the homography's Jacobian over the board:
     1 for a camera straight above, cos(angle) for a tilted one."""
     w, h = layout.size
@@ -336,7 +336,7 @@ class Registrar:
         """Registered by the board's outline and one or two markers (status partial)."""
         wanted = {m.id for m in self.layout.markers}
         missing = tuple(sorted(wanted - set(found)))
-        obl = _obliqueness(H, self.layout)
+        obl = obliqueness(H, self.layout)
         if obl < self.min_obliqueness:
             return Registration(RegistrationStatus.TOO_OBLIQUE, None, tuple(sorted(found)), missing, 0.0, obl,
                                 True, size, _MESSAGES[RegistrationStatus.TOO_OBLIQUE])
@@ -371,7 +371,7 @@ class Registrar:
                                 image_size=size, message=_MESSAGES[RegistrationStatus.MARKERS_MISSING])
         proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), H).reshape(-1, 2)
         err = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
-        obl = _obliqueness(H, self.layout)
+        obl = obliqueness(H, self.layout)
         side = min(float(np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1).min()) for q in found.values())
         if obl < self.min_obliqueness or side < self.min_marker_px:
             self._patches = {}

@@ -16,7 +16,7 @@ import numpy as np
 from vision.blurred_pose import BlurredPose
 from vision.enrolment import TableModel
 from vision.pose_refine import PoseRefiner, print_registration
-from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus, to_detail
+from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus, obliqueness, to_detail
 from vision.smeared_pose import SmearedPose, is_smeared
 
 
@@ -57,11 +57,16 @@ class TableRegistration:
         (``BlurredPose``)."""
         size = (gray.shape[1], gray.shape[0])
         H0 = self.known_pose(size)
-        if H0 is None or reg.status == RegistrationStatus.TOO_OBLIQUE:
+        # "too oblique" from fewer than three markers is the board's outline guessed wrong (a hand across its
+        # edge: photoreal Cheops tune t00-007, t00-009), not the view: the known pose is still worth refining
+        guessed = len(reg.found) < 3
+        if H0 is None or (reg.status == RegistrationStatus.TOO_OBLIQUE and not guessed):
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
         H = self._pose_on_print(gray, H0)
         if H is None:
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
+        if guessed and obliqueness(H, self.registrar.layout) < self.registrar.min_obliqueness:
+            return reg  # the view itself is too slanted to read
         self.pose = H
         return print_registration(H, reg.missing, reg.found, size)
 
