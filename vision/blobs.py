@@ -45,3 +45,22 @@ def dilated(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     x1, y1 = min(m.shape[1], x + w + rx), min(m.shape[0], y + h + ry)
     out[y0:y1, x0:x1] = cv2.dilate(m[y0:y1, x0:x1], kernel)
     return out
+
+
+CLUSTER_CELL = 8  # px: ``clusters`` groups a mask's pixels by cells this big
+
+
+def clusters(mask: np.ndarray, cell: int = CLUSTER_CELL) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) together holding every pixel of ``mask`` (bool): its pixels grouped by
+    ``cell``-px cells, cells that touch (8-neighbours) in one box. Scattered pixels (the rims of a few
+    pieces) then make a few small boxes, where work done around them (``colour_classes.resolve_ambiguous``,
+    ``OcclusionFinder._near_pieces``) covers far less of the board than the one box of them all."""
+    h, w = mask.shape
+    gh, gw = -(-h // cell), -(-w // cell)
+    u8 = cv2.compare(mask.view(np.uint8), 0, cv2.CMP_GT)  # 255 where set
+    padded = cv2.copyMakeBorder(u8, 0, gh * cell - h, 0, gw * cell - w, cv2.BORDER_CONSTANT, value=0)
+    # each cell's mean: one pixel of 255 in it is at least 255 / cell**2 (> 0.5 up to 16 px cells), so above 0
+    cells = (cv2.resize(padded, (gw, gh), interpolation=cv2.INTER_AREA) > 0).view(np.uint8)
+    _, _, stats, _ = stats_components(cells)
+    return [(x * cell, y * cell, min(w, (x + bw) * cell), min(h, (y + bh) * cell))
+            for x, y, bw, bh in stats[1:, :4].tolist()]

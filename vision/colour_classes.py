@@ -12,6 +12,7 @@ import math
 import cv2
 import numpy as np
 
+from vision.blobs import clusters
 from vision.enrolment import TableModel
 from vision.foreground import DARK_RATIO
 
@@ -116,7 +117,7 @@ class ColourClassifier:
             return out
         amb = np.zeros(mask.shape, bool)
         amb.reshape(-1)[at] = amb_px
-        return resolve_ambiguous(out, amb)
+        return resolve_ambiguous(out, amb, in_place=True)
 
 
 def _as_words(table: np.ndarray) -> np.ndarray | None:
@@ -138,30 +139,36 @@ def lut_index(lab: np.ndarray) -> np.ndarray:
     return (q[..., 0].astype(np.intp) * n + q[..., 1]) * n + q[..., 2]
 
 
-def resolve_ambiguous(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float = 3.0) -> np.ndarray:
+def resolve_ambiguous(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float = 3.0, *,
+                      in_place: bool = False) -> np.ndarray:
     """Give each ambiguous pixel the colour of the nearest sure pixel of a colour, if one is
     within ``reach_px``: a piece is one colour, so its doubtful pixels follow its sure ones.
+    ``in_place``: ``labels`` itself is changed and returned (the caller's own array), not a copy.
 
-    The distances are taken in the ambiguous pixels' bounding box grown by ``_reach_margin``, not over
-    the whole board: OpenCV's labelled distance transform steps at most 2 px at a time and at least 1
-    in distance, so a distance within ``reach_px``, and the sure pixel it comes from, is found through
-    pixels no farther than twice that, all inside the box; what lies beyond only ever gives more."""
+    The distances are taken around each cluster of ambiguous pixels (``blobs.clusters``: the rims of a
+    few pieces), its box grown by ``_reach_margin``, not over the whole board: OpenCV's labelled distance
+    transform steps at most 2 px at a time and at least 1 in distance, so a distance within ``reach_px``,
+    and the sure pixel it comes from, is found through pixels no farther than twice that, all inside the
+    grown box; what lies beyond only ever gives more."""
     sure = (labels >= 0) & ~ambiguous
     if not sure.any():
         return labels
-    out = labels.copy()
-    x, y, w, h = cv2.boundingRect(ambiguous.view(np.uint8) if ambiguous.dtype == bool else ambiguous.astype(np.uint8))
-    if w == 0 or h == 0:
-        return out
+    out = labels if in_place else labels.copy()  # (only ambiguous pixels are written, never the sure ones read)
     m = _reach_margin(reach_px)
-    y0, x0 = max(0, y - m), max(0, x - m)
-    y1, x1 = min(labels.shape[0], y + h + m), min(labels.shape[1], x + w + m)
-    box_sure, box_amb = sure[y0:y1, x0:x1], ambiguous[y0:y1, x0:x1]
-    src = np.where(box_sure, 0, 255).astype(np.uint8)
-    dist, idx = cv2.distanceTransformWithLabels(src, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
-    owners = np.concatenate([[-2], labels[y0:y1, x0:x1][box_sure]]).astype(np.int16)  # zero pixels are numbered in raster order
-    take = box_amb & (dist <= reach_px)
-    out[y0:y1, x0:x1][take] = owners[idx[take]]
+    h, w = labels.shape
+    src = cv2.compare(sure.view(np.uint8), 0, cv2.CMP_EQ)  # 0 on a sure pixel, 255 elsewhere
+    for cx0, cy0, cx1, cy1 in clusters(ambiguous):
+        x0, y0, x1, y1 = max(0, cx0 - m), max(0, cy0 - m), min(w, cx1 + m), min(h, cy1 + m)
+        box_sure = sure[y0:y1, x0:x1]
+        if not box_sure.any():
+            continue  # no colour within reach of this cluster
+        dist, idx = cv2.distanceTransformWithLabels(src[y0:y1, x0:x1], cv2.DIST_L2, 3,
+                                                    labelType=cv2.DIST_LABEL_PIXEL)
+        owners = np.concatenate([[-2], labels[y0:y1, x0:x1][box_sure]]).astype(np.int16)  # zero pixels in raster order
+        # the cluster's own box only: all its pixels may reach lies inside the grown one
+        core = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
+        take = ambiguous[cy0:cy1, cx0:cx1] & (dist[core] <= reach_px)
+        out[cy0:cy1, cx0:cx1][take] = owners[idx[core][take]]
     return out
 
 

@@ -88,9 +88,24 @@ class LightNormaliser:
         return cv2.resize(self.field, self.size, interpolation=cv2.INTER_LINEAR)
 
 
+class _MadeWhenAsked:
+    """``ForegroundMaps.lab``: as given, or, given None, made from ``lab8`` when first asked for (a full read
+    by the learned reader without a hand never asks: its 4 MB of floats cost as much as a step of the read)."""
+
+    def __get__(self, maps, owner=None):
+        if maps is None:
+            raise AttributeError("no default")  # (to ``dataclass``: the field is required)
+        if maps.__dict__["_lab"] is None:
+            maps.__dict__["_lab"] = maps.lab8.astype(np.float32)
+        return maps.__dict__["_lab"]
+
+    def __set__(self, maps, value):
+        maps.__dict__["_lab"] = value
+
+
 @dataclass(frozen=True)
 class ForegroundMaps:
-    lab: np.ndarray  # the corrected frame, Lab float32
+    lab: np.ndarray = _MadeWhenAsked()  # the corrected frame, Lab float32 (None given: made from ``lab8``)
     chroma: np.ndarray  # Lab a+b distance outside the reference neighbourhood's range
     piece: np.ndarray  # bool: maybe not the board (a low threshold; see ``grow_pieces``)
     strict: np.ndarray  # bool: strong chroma or dark only (what the hand test weighs)
@@ -160,8 +175,7 @@ class Foreground:
         strict = (chroma > STRICT_SIGMAS * noise) & (chroma > MIN_PIECE_CHROMA) | dark
         grown = chroma > max(MIN_WEAK_CHROMA, GROW_SIGMAS * noise)
         seeds = (chroma > piece_t) | dark
-        return ForegroundMaps(lab8.astype(np.float32), chroma, grown | dark, strict, seeds, dark, weak, weak_chroma,
-                              noise, lab8)
+        return ForegroundMaps(None, chroma, grown | dark, strict, seeds, dark, weak, weak_chroma, noise, lab8)
 
 
 def _outside8(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

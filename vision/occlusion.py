@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.blobs import components, dilated, stats_components
+from vision.blobs import clusters, components, dilated, stats_components
 
 from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
@@ -193,19 +193,18 @@ class OcclusionFinder:
         return Occlusion(grown > 0, self.spaces_hit(grown))
 
     def _near_pieces(self, known: np.ndarray, where: np.ndarray) -> np.ndarray:
-        """``cv2.dilate(known, self.piece_reach) > 0`` where it is asked about: inside the bounding box of
-        ``where`` (bool, board px: the print lost, a few blocks), False elsewhere. The dilation there needs
-        only ``known`` within the kernel's reach of the box, so it is dilated in that crop alone (the
-        board's edges stay edges: nothing beyond them counts either way), not over the whole board."""
+        """``cv2.dilate(known, self.piece_reach) > 0`` where it is asked about: inside the boxes of the
+        clusters of ``where`` (bool, board px: the print lost, a few blocks here and there; ``blobs.clusters``),
+        False elsewhere. The dilation there needs only ``known`` within the kernel's reach of a box, so it is
+        dilated in that crop alone (the board's edges stay edges: nothing beyond them counts either way),
+        not over the whole board."""
         out = np.zeros(where.shape, bool)
-        x, y, w, h = cv2.boundingRect(where.view(np.uint8) if where.dtype == bool else where.astype(np.uint8))
-        if w == 0 or h == 0:
-            return out
         ry, rx = self.piece_reach.shape[0] // 2, self.piece_reach.shape[1] // 2
-        ax, ay = max(0, x - rx), max(0, y - ry)
-        bx, by = min(where.shape[1], x + w + rx), min(where.shape[0], y + h + ry)
-        grown = cv2.dilate(known[ay:by, ax:bx], self.piece_reach)
-        out[y:y + h, x:x + w] = grown[y - ay:y - ay + h, x - ax:x - ax + w] > 0
+        for x, y, x1, y1 in clusters(where if where.dtype == bool else where > 0):
+            ax, ay = max(0, x - rx), max(0, y - ry)
+            bx, by = min(where.shape[1], x1 + rx), min(where.shape[0], y1 + ry)
+            grown = cv2.dilate(known[ay:by, ax:bx], self.piece_reach)
+            out[y:y1, x:x1] = grown[y - ay:y1 - ay, x - ax:x1 - ax] > 0
         return out
 
     def _towards(self, lab: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

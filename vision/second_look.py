@@ -50,9 +50,13 @@ def missed_spaces(counts: Mapping[int, SpaceCount], single: Sequence[bool], labe
         ax, ay, bx, by = x0 - ox, y0 - oy, x1 - ox, y1 - oy
         if ax < 0 or ay < 0 or bx > w or by > h:
             continue
+        need = SHARE * max(1, int(np.count_nonzero(m)))
         inside = labels[ay:by, ax:bx][m > 0]
-        most = max((int(np.count_nonzero(inside == k)) for k in players), default=0)
-        if most >= SHARE * max(1, int(np.count_nonzero(m))):
+        inside = inside[inside >= 0]
+        if len(inside) < need:
+            continue  # not that much of any colour (most spaces)
+        per_owner = np.bincount(inside, minlength=max(players, default=0) + 1)
+        if max((int(per_owner[k]) for k in players), default=0) >= need:
             out.append(int(i))
     return out
 

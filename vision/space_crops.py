@@ -53,7 +53,10 @@ def channels(n_owners: int) -> int:
 def evidence_map(maps: ForegroundMaps) -> np.ndarray:
     """Colour difference from the empty board in units of this frame's piece threshold."""
     t = max(MIN_PIECE_CHROMA, PIECE_SIGMAS * maps.noise)
-    return np.minimum(maps.chroma * (1.0 / t), 2.0).astype(np.float32) * 127.5
+    e = maps.chroma * (1.0 / t)  # float32, as are the steps below, in place
+    e = np.minimum(e, 2.0, out=e)
+    e *= 127.5
+    return e
 
 
 def crop_spaces(corrected: np.ndarray, reference: np.ndarray, lab: np.ndarray, evidence: np.ndarray,

@@ -35,6 +35,8 @@ FADED_WINDOW = 3  # blocks: lost print is weighed for fading over the lost block
 # correlation of the frame's detail with the empty board's (blurred alike) over those blocks: glare and
 # shadows on the photoreal tuning sets 0.4-0.9, a hand -0.1-0.1 (only noise is left under it)
 FADED_NCC = 0.5
+# float32: numpy interpolates float32 data's quartiles in float32 for these (in float64 for float64 ones)
+QUARTILES = np.array([25.0, 75.0], np.float32)
 
 
 @dataclass(frozen=True)
@@ -47,9 +49,10 @@ class PrintLoss:
 
 
 def _energy(l: np.ndarray, small: tuple[int, int]) -> np.ndarray:
-    gx = cv2.Sobel(l, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(l, cv2.CV_32F, 0, 1, ksize=3)
-    return cv2.resize(np.abs(gx) + np.abs(gy), small, interpolation=cv2.INTER_AREA)
+    gx, gy = cv2.Sobel(l, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(l, cv2.CV_32F, 0, 1, ksize=3)
+    gx = np.abs(gx, out=gx)
+    gx += np.abs(gy, out=gy)  # |gx| + |gy|, in place
+    return cv2.resize(gx, small, interpolation=cv2.INTER_AREA)
 
 
 class PrintWatcher:
@@ -77,13 +80,15 @@ class PrintWatcher:
         return self.look(frame_l).lost
 
     def look(self, frame_l: np.ndarray) -> PrintLoss:
-        """Blocks whose print vanished, and which of them only faded."""
+        """Blocks whose print vanished, and which of them only faded. ``frame_l``: the frame's Lab lightness,
+        float32 or the whole numbers of the 8-bit Lab it was made from (the same)."""
         if not self.has_print.any():
             none = np.zeros((self.size[1], self.size[0]), bool)
             return PrintLoss(none, none)
         # (a channel of a Lab image is strided: copied into one block first, which OpenCV's own copy of it did
-        # several times slower)
-        soft = cv2.GaussianBlur(np.ascontiguousarray(frame_l), (0, 0), 1.0)
+        # several times slower; the 8-bit Lab's, ``ForegroundMaps.lookup_lab``, gives the same floats from a
+        # quarter of the bytes)
+        soft = cv2.GaussianBlur(np.ascontiguousarray(frame_l, np.float32), (0, 0), 1.0)
         e = _energy(soft, self.small)
         plain = e[~self.has_print]
         floor = float(np.percentile(plain, 50)) if plain.size else 0.0
@@ -93,7 +98,8 @@ class PrintWatcher:
             ratio = energy / ref
             r = ratio[self.has_print]
             typical = float(np.median(r))
-            spread = float(np.percentile(r, 75) - np.percentile(r, 25)) / max(typical, 1e-6)
+            q25, q75 = np.percentile(r, QUARTILES)  # (both at once: the same float32 values as one at a time)
+            spread = float(q75 - q25) / max(typical, 1e-6)
             found.append((spread, len(found), self.has_print & (ratio < LOST_RATIO * typical)))
         sharp = found[0][2]  # against the empty board as it is
         _, level, matched = min(found, key=lambda f: f[0])  # against it blurred as much as the frame

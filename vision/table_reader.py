@@ -435,7 +435,7 @@ class TableReader:
         labels = self._count_labels(raw, maps) if self.classifier is None and not self._all_by_look else None
         t_cls = time.perf_counter()
         strict_labels = np.where(maps.strict, raw, np.int16(-2))  # strict is within piece: no second lookup
-        print_loss = self.print_watcher.look(maps.lab[..., 0])
+        print_loss = self.print_watcher.look(maps.lookup_lab[..., 0])
         lost = print_loss.lost
         seen = None
         if self.appearance is not None:  # pieces read by their look are explained: not a hand
