@@ -7,6 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from test_reader_speedups import _resolve_on_the_whole_board  # the same reference as there
+
 from vision.blobs import clusters
 from vision.colour_classes import resolve_ambiguous
 from vision.foreground import Foreground
@@ -38,17 +40,7 @@ def test_clusters_hold_every_pixel_in_few_boxes():
             assert m.any() or not boxes
 
 
-def _resolved_on_the_whole_board(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float) -> np.ndarray:
-    sure = (labels >= 0) & ~ambiguous
-    if not sure.any():
-        return labels
-    dist, idx = cv2.distanceTransformWithLabels(np.where(sure, 0, 255).astype(np.uint8), cv2.DIST_L2, 3,
-                                                labelType=cv2.DIST_LABEL_PIXEL)
-    owners = np.concatenate([[-2], labels[sure]]).astype(np.int16)
-    take = ambiguous & (dist <= reach_px)
-    out = labels.copy()
-    out[take] = owners[idx[take]]
-    return out
+_resolved_on_the_whole_board = _resolve_on_the_whole_board  # the reference: every pixel's nearest sure one
 
 
 def test_ambiguous_colours_resolved_per_cluster_in_place_as_on_the_whole_board():
