@@ -31,20 +31,7 @@ TURN_STEP_DEG = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)  # the view is read turned b
                                                      # face turned 15 degrees matches poorly
 
 Value = tuple[Piece | None, float, float]  # the best face, its score, its lead over the next value's
-Gain = Callable[[tuple[float, float]], np.ndarray]  # the light correction (B, G, R factors) at a board point (mm)
-
-
-def light_gain(light, at_mm: tuple[float, float], px_per_mm: float) -> np.ndarray | None:
-    """The light correction (B, G, R factors) ``light`` (a ``foreground.LightNormaliser`` that has
-    corrected a frame) made at board point ``at_mm``: the same for a view of the still there."""
-    from vision.foreground import BLOCK
-
-    field = getattr(light, "field", None)
-    if field is None:
-        return None
-    j = min(field.shape[0] - 1, max(0, int(at_mm[1] * px_per_mm // BLOCK)))
-    i = min(field.shape[1] - 1, max(0, int(at_mm[0] * px_per_mm // BLOCK)))
-    return field[j, i]
+Gain = Callable[[tuple[float, float]], np.ndarray | None]  # the light correction (B, G, R factors) at a board point (mm)
 
 
 def detail_faces(faces: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -108,4 +95,4 @@ class DetailValues:
         return top, score, (score - other) if len(known) > 1 else 1.0
 
 
-__all__ = ["DETAIL", "DetailValues", "corrected_view", "detail_faces", "learn_detail_tokens", "light_gain"]
+__all__ = ["DETAIL", "DetailValues", "corrected_view", "detail_faces", "learn_detail_tokens"]

@@ -220,7 +220,7 @@ def enrol_cards(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     from dataclasses import replace
 
     from vision.calibration import rectify
-    from vision.card_detail import learn_detail_tokens, light_gain
+    from vision.card_detail import learn_detail_tokens
     from vision.enrolment import KMEANS_SEED, PROTOS_PER_COLOUR, nominal_model_for
     from vision.foreground import LightNormaliser
 
@@ -234,7 +234,7 @@ def enrol_cards(layout: Layout, empty: np.ndarray, empty_homography: np.ndarray,
     tokens = learn_tokens(layout, corrected, reference, board, px_per_mm, faces, pixels)
     # ... and, where the photo is fine enough, each token's face for the detail still (vision.card_detail)
     faces.update(learn_detail_tokens(layout, pieces, pieces_homography, tokens,
-                                     lambda at: light_gain(light, at, px_per_mm)))
+                                     lambda at: light.gain_at(at[0] * px_per_mm, at[1] * px_per_mm)))
     protos: dict[str, np.ndarray] = {}
     spreads: dict[str, float] = {}
     for owner, parts in pixels.items():

@@ -34,7 +34,7 @@ import numpy as np
 
 from scorer.core.observation import covers_fact
 from scorer.core.types import Piece
-from vision.card_detail import DetailValues, light_gain
+from vision.card_detail import DetailValues
 from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
 from vision.card_rows import (INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, covered_card,
                               crosswise_kinds)
@@ -395,7 +395,7 @@ class CardReader(TableReader):
         if still is None:
             return None
         return self.detail_values.value(still, to_detail(reg.homography, frame.shape, still.shape), at, candidates,
-                                        light_gain(self.light, at, self.s), SEARCH_MM)
+                                        self.light.gain_at(at[0] * self.s, at[1] * self.s), SEARCH_MM)
 
     def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps
                       ) -> tuple[Counter, float, tuple[str, ...]] | None:

@@ -87,6 +87,15 @@ class LightNormaliser:
             raise ValueError("no frame corrected yet")
         return cv2.resize(self.field, self.size, interpolation=cv2.INTER_LINEAR)
 
+    def gain_at(self, x_px: float, y_px: float) -> np.ndarray | None:
+        """The last frame's correction (B, G, R factors) of the cell holding board pixel (``x_px``,
+        ``y_px``), for a view of the same board cut elsewhere (a detail still); None before a frame."""
+        if self.field is None:
+            return None
+        j = min(self.field.shape[0] - 1, max(0, int(y_px // BLOCK)))
+        i = min(self.field.shape[1] - 1, max(0, int(x_px // BLOCK)))
+        return self.field[j, i]
+
 
 class _MadeWhenAsked:
     """``ForegroundMaps.lab``: as given, or, given None, made from ``lab8`` when first asked for (a full read
