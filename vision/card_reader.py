@@ -37,7 +37,7 @@ from scorer.core.types import Piece
 from vision.card_detail import DetailValues
 from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
 from vision.card_rows import (INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, covered_card,
-                              crosswise_kinds)
+                              crosswise_kinds, token_spots)
 from vision.card_tokens import TokenFinder
 from vision.colour_classes import UNKNOWN, ColourClassifier
 from vision.detection import Detection, SpaceResult
@@ -126,6 +126,7 @@ class CardReader(TableReader):
                     x0, y0 = np.floor(poly.min(axis=0)).astype(int)
                     x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
                     self.token_boxes[i] = (max(0, x0), max(0, y0), min(w, x1), min(h, y1))
+        self.spots = {i: token_spots(layout, sp.id) for i, sp in enumerate(layout.spaces)}  # each section's token spots (mm)
         self.faces = FaceBook(layout, faces_of(self.model, layout), s)
         # deck colours only: a yellow index must not be taken for a token's gold (tokens are found by their rim)
         self.colours = ColourClassifier(replace(self.model, colours={o: v for o, v in self.model.colours.items()
@@ -466,7 +467,9 @@ class CardReader(TableReader):
         out = []
         area = self.token_boxes.get(i)
         if area is not None:
-            for x, y, kind, score, sure in self.token_finder.find(corrected, area):
+            found = self.token_finder.find(corrected, area)
+            found += self.token_finder.at_spots(corrected, self.spots.get(i, ()), found)
+            for x, y, kind, score, sure in found:
                 out.append(((Piece("neutral", kind), score), x, y, sure))
         if lefts:
             y0 = row.top + TOKEN_Y_MM - self.token_d / 2 - SEARCH_MM

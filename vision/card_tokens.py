@@ -8,7 +8,12 @@ rim spots are tried one by one, and the enrolled token face that matches best th
 other value's face by ``TOKEN_MARGIN`` (the caller leaves a section with a value not sure unread: a
 token's value is never guessed); a spot that matches no face gives up only its own surroundings, so
 a token beside a card's edge is still tried. With a detail still (``finer``, ``vision.card_detail``)
-the value is read there instead: the token as found here, its value as the still shows it.
+the value is read there instead: the token as found here, its value as the still shows it; a rim
+spot whose best face the still matches less than ``PHANTOM_SCORE`` is no token (a card's print).
+
+A token lying on its printed spot is found by its colour (``at_spots``): its rim and the spot's
+printed outline, of one size, cancel out in the rim map, but the spot's middle, compared with the
+empty board there, changes by far more than light and noise change it.
 """
 
 from __future__ import annotations
@@ -33,6 +38,15 @@ RIM_ANGLES = 16
 FINE_SCORE = 0.55  # a value read finer (``finer``: the detail still) is sure only with its face matched this well (own
                    # renders' stills: tokens 0.64-0.98; what the frame took for a token on a card's print, a dragon's
                    # index, 0.28-0.48, one of them read as a value with its lead. 0.5-0.6 read alike)
+
+PHANTOM_SCORE = 0.45  # ... and a rim spot is no token at all when the still's best face matches it less than this
+                      # (photoreal GW stills, tuning split: what the rim took for a token on a card's print 0.29-0.38,
+                      # real tokens 0.50-0.95; own renders' stills: the print 0.28-0.48, left unsure above 0.45)
+SPOT_DE = 25.0  # 8-bit Lab distance from the empty board (median over a spot's middle): something lies on the spot
+                # (photoreal GW tuning split, 76 spots: a token 49-80, an empty spot 2-9)
+SPOT_CORE = 0.35  # the spot's middle compared: this share of a token's diameter as radius (tokens lie within
+                  # 2 mm of a spot's centre; a neighbouring card's edge stays outside)
+SPOT_CLAIMED = 0.5  # a token the rim search found this near a spot's centre (share of a diameter) is the spot's
 
 Box = tuple[int, int, int, int]
 BestFace = Callable[[np.ndarray, tuple[float, float], list[Piece]], tuple[Piece | None, float, float]]
@@ -89,19 +103,60 @@ class TokenFinder:
                 break
             cx, cy = (x0 + loc[0] * RIM_STEP) / self.s, (y0 + loc[1] * RIM_STEP) / self.s
             kind, score, margin = self.best(corrected, (cx, cy), self.candidates)
-            if kind is not None and score >= TOKEN_SCORE:
+            token = self._valued(cx, cy, kind, score, margin) if kind is not None and score >= TOKEN_SCORE else None
+            if token is not None:
                 cv2.circle(work, loc, r, -1.0, -1)
-                sure = margin >= TOKEN_MARGIN
-                finer = self.finer((cx, cy), self.candidates) if self.finer is not None else None
-                if finer is not None:  # the value as read finer; the token's presence (and score) as found here
-                    value, value_score, lead = finer
-                    kind = value or kind
-                    sure = value is not None and value_score >= FINE_SCORE and lead >= TOKEN_MARGIN
-                out.append(Token(cx, cy, kind.kind, score, sure))
+                out.append(token)
             else:
                 cv2.circle(work, loc, near, -1.0, -1)
                 misses += 1
         return out
+
+    def _valued(self, x: float, y: float, kind: Piece, score: float, margin: float) -> Token | None:
+        """The token at (x, y) mm with the value the board image gives it (``kind``, ``score``, its
+        ``margin`` over the next value), or as the detail still reads it where there is one; None
+        when the still shows no token's face there (``PHANTOM_SCORE``)."""
+        sure = margin >= TOKEN_MARGIN
+        finer = self.finer((x, y), self.candidates) if self.finer is not None else None
+        if finer is not None:  # the value as read finer; the token's presence (and score) as found here
+            value, value_score, lead = finer
+            if value_score < PHANTOM_SCORE:
+                return None
+            kind = value or kind
+            sure = value is not None and value_score >= FINE_SCORE and lead >= TOKEN_MARGIN
+        return Token(x, y, kind.kind, score, sure)
+
+    def at_spots(self, corrected: np.ndarray, spots: Sequence[tuple[float, float]], found: Sequence[Token]) -> list[Token]:
+        """Tokens lying on the printed ``spots`` (mm) that the rim search did not find (``found``):
+        a spot whose middle differs from the empty board by ``SPOT_DE`` holds something, read as a
+        token (its value as ``find`` reads one; where no value is sure, or the still shows no
+        token's face, a token whose value is not sure: the caller leaves the section unread, as
+        whatever lies there may be a token)."""
+        out = []
+        for x, y in spots:
+            if any(np.hypot(t.x - x, t.y - y) < SPOT_CLAIMED * self.token_d for t in found):
+                continue
+            if self.spot_difference(corrected, (x, y)) < SPOT_DE:
+                continue
+            kind, score, margin = self.best(corrected, (x, y), self.candidates)
+            token = self._valued(x, y, kind, score, margin) if kind is not None else None
+            out.append(token if token is not None else Token(x, y, (kind or self.candidates[0]).kind, score, False))
+        return out
+
+    def spot_difference(self, corrected: np.ndarray, at: tuple[float, float]) -> float:
+        """The median 8-bit Lab distance between ``corrected`` and the empty board over the middle
+        of the spot at ``at`` (mm)."""
+        r = max(1, int(round(SPOT_CORE * self.token_d * self.s)))
+        cx, cy = int(round(at[0] * self.s)), int(round(at[1] * self.s))
+        h, w = corrected.shape[:2]
+        x0, y0, x1, y1 = max(0, cx - r), max(0, cy - r), min(w, cx + r + 1), min(h, cy + r + 1)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        disc = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(disc, (cx - x0, cy - y0), r, 1, -1)
+        lab = [cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+               for img in (corrected, self.reference)]
+        return float(np.median(np.linalg.norm(lab[0] - lab[1], axis=2)[disc > 0]))
 
     def rim_map(self, image: np.ndarray, box: Box) -> np.ndarray | None:
         """For every ``RIM_STEP``-th pixel of ``box``: the median colour difference across the rim
@@ -125,4 +180,5 @@ class TokenFinder:
         return np.median(np.stack(diffs), axis=0).astype(np.float32)
 
 
-__all__ = ["FINE_SCORE", "FinerValue", "Token", "TokenFinder", "TOKEN_MARGIN", "TOKEN_SCORE", "TOKEN_RIM"]
+__all__ = ["FINE_SCORE", "FinerValue", "PHANTOM_SCORE", "SPOT_DE", "Token", "TokenFinder", "TOKEN_MARGIN", "TOKEN_SCORE",
+           "TOKEN_RIM"]

@@ -359,7 +359,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     from vision.errors import FrameSetError
     from vision.eval_readers import make_reader_factory
-    from vision.evaluate import evaluate_set, failure_image, load_set, summarise
+    from vision.evaluate import evaluate_set, failure_image, load_set, summarise, watched_frame
     from vision.layout import load_layout
 
     if args.limit is not None and args.limit < 1:
@@ -384,6 +384,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     def on_frame(frame, image, det, res) -> None:
         if dump and res.score.failed:
+            if args.detail:  # the detection's pose is the watched frame's: outline the spaces there
+                image = watched_frame(image, WATCH_WIDTH)[0]
             if not cv2.imwrite(str(dump / f"{frame.stem}.jpg"), failure_image(image, det, res, layout)):
                 raise FrameSetError(f"cannot write {dump / (frame.stem + '.jpg')}")
             (dump / f"{frame.stem}.json").write_text(json.dumps(res.to_json(), indent=1) + "\n", "utf-8")

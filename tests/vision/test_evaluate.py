@@ -11,6 +11,7 @@ from scorer.core.types import Piece
 from tableref.cli import main
 from vision.errors import FrameSetError
 from vision.evaluate import NONE, FrameResult, load_set, parse_truth, score_frame, summarise
+from vision.layout import load_layout
 
 RED_HOUSE, RED_EM, BLUE_EM = Piece("red", "house"), Piece("red", "emissary"), Piece("blue", "emissary")
 SPACES = ("a", "b", "c", "d", "e", "f", "g", "h")
@@ -167,6 +168,15 @@ def test_detail_stills_are_rendered_and_read_watched_small(tmp_path, capsys, mon
     assert main(["vision", "eval", "--board", "china-a", "--set", str(out), "--reader", "table", "--detail"]) == 0
     assert "per-space accuracy: " in capsys.readouterr().out
     assert seen == [((720, 1280, 3), (1080, 1920, 3))] * 2
+    # --dump outlines a wrong frame's spaces where the reader saw them: on the still watched at 1280
+    truth = sorted((out / "truth").iterdir())[0]
+    t = json.loads(truth.read_text())
+    space = next(sp for sp in load_layout("china-a").space_ids if sp not in t and sp not in t["occluded"])
+    truth.write_text(json.dumps({**t, space: ["red:house"]}))
+    dump = tmp_path / "dump"
+    assert main(["vision", "eval", "--board", "china-a", "--set", str(out), "--reader", "table", "--detail",
+                 "--dump", str(dump), "--limit", "1"]) == 0
+    assert cv2.imread(str(dump / f"{truth.stem}.jpg")).shape == (720, 1280, 3)
     with pytest.raises(SystemExit, match="WIDTHxHEIGHT"):
         main(["vision", "render-set", "--board", "china-a", "--out", str(tmp_path / "bad"), "--frames", "1", "--size", "big"])
 

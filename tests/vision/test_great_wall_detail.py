@@ -90,3 +90,40 @@ def test_a_table_enrolled_from_stills_expects_the_board_where_the_watched_frame_
     corners = np.float32([[[0, 0]], [[layout.size[0], 0]], [[layout.size[0], layout.size[1]]], [[0, layout.size[1]]]])
     got = cv2.perspectiveTransform(corners, det.registration.homography)
     assert expected is not None and np.abs(cv2.perspectiveTransform(corners, expected) - got).max() < 1.0
+
+
+def test_a_token_on_its_printed_spot_is_found_by_its_colour_when_its_rim_is_not(layout, table) -> None:
+    """A real token lying on its printed spot of its own size: the spot's outline cancels the
+    token's rim in the rim map (photoreal tables), so the rim search finds nothing there. The
+    spot's middle, against the empty board, shows the token; its value is read as before (here on
+    the still). The other spot, empty, stays empty."""
+    model, board, still, watched = table
+    reader = CardReader(layout, model)
+    reader.token_finder.find = lambda corrected, box: []  # the rim search misses both tokens
+    det = reader.read(watched, detail=lambda: still)
+    got = {s.space: (s.occluded, Counter(dict(s.pieces))) for s in det.spaces}
+    assert got["section-1"] == (False, Counter(dict(board.pieces("section-1"))))
+    assert got["section-2"] == (False, Counter())  # both of its spots empty: no token made up
+
+    one = Board.from_counts({"section-1": Counter({Piece("neutral", "token-5"): 1})})
+    c = Conditions(size=STILL, fill=0.6, seed=5)
+    still_one = render(layout, one, c).image
+    det = reader.read(cv2.resize(still_one, WATCHED, interpolation=cv2.INTER_AREA), detail=lambda: still_one)
+    s1 = next(s for s in det.spaces if s.space == "section-1")
+    assert not s1.occluded and Counter(dict(s1.pieces)) == Counter({Piece("neutral", "token-5"): 1})
+
+
+def test_a_rim_spot_the_still_shows_no_token_face_at_is_no_token(layout, table) -> None:
+    """What the rim search takes for a token on a card's print is dropped when the still's best
+    token face matches it less than ``PHANTOM_SCORE``; a weak match above that is a token whose value
+    is not sure (the section unread), a good one with its lead a sure value."""
+    from vision.card_tokens import FINE_SCORE, PHANTOM_SCORE, TOKEN_MARGIN
+
+    finder = CardReader(layout, table[0]).token_finder
+    five = Piece("neutral", "token-5")
+    for still_score, expected in ((PHANTOM_SCORE - 0.1, None), ((PHANTOM_SCORE + FINE_SCORE) / 2, False),
+                                  (FINE_SCORE + 0.1, True)):
+        finder.finer = lambda at, candidates, score=still_score: (five, score, TOKEN_MARGIN + 0.05)
+        token = finder._valued(10.0, 20.0, Piece("neutral", "token-8"), 0.6, 0.0)
+        assert (token if token is None else token.sure) == expected
+        assert token is None or token.kind == "token-5"
