@@ -44,7 +44,7 @@ from vision.detection import Detection, SpaceResult
 from vision.enrolment import TableModel
 from vision.faces import FaceBook
 from vision.layout import Layout
-from vision.registration import Registrar, Registration, to_detail
+from vision.registration import Registrar, Registration
 from vision.table_reader import TableReader
 
 MAX_CARDS = 31  # the most cards one row holds in random 5-player games (scorer.games.great_wall.simulate): the fan's least pitch
@@ -395,7 +395,7 @@ class CardReader(TableReader):
         still = self._still.get()
         if still is None:
             return None
-        return self.detail_values.value(still, to_detail(reg.homography, frame.shape, still.shape), at, candidates,
+        return self.detail_values.value(still, self._still.homography(reg, frame.shape), at, candidates,
                                         self.light.gain_at(at[0] * self.s, at[1] * self.s), SEARCH_MM)
 
     def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps

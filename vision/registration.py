@@ -295,6 +295,20 @@ class Registrar:
                 return self._outline_registration(gray, H, found, size)
         return self._remembered_as_expected(self._fit(gray, found, prev))
 
+    def found_near(self, gray: np.ndarray, homography: np.ndarray) -> Registration | None:
+        """The board's pose in ``gray`` from every corner marker, each looked for only where
+        ``homography`` (board mm -> ``gray`` px) puts it; None unless all are found there and fit.
+        For a detail still of a registered frame: its own markers, at its resolution, place the
+        board more finely than the frame's pose scaled up."""
+        if gray.ndim == 3:
+            gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
+        self._expected = (homography, (gray.shape[1], gray.shape[0]))
+        found = self._near_expected(gray, {m.id for m in self.layout.markers})
+        if len(found) < len(self.layout.markers):
+            return None
+        reg = self._fit(gray, found, None)
+        return reg if reg.usable and not reg.missing else None
+
     def _remembered_as_expected(self, reg: Registration) -> Registration:
         """A registration by all markers is where the next detection looks first."""
         if reg.usable and not reg.missing:

@@ -385,7 +385,7 @@ class TableReader:
         when the board is read and something needs more pixels than ``frame`` has (values printed
         on counters, ``vision.counted_values``, or on tokens, ``vision.card_detail``); everything
         else is read in ``frame``."""
-        self._still = DetailStill(detail)
+        self._still = DetailStill(detail, Registrar(self.layout) if detail is not None else None)
         t0 = time.perf_counter()
         at = self.clock() if at is None else at
         if frame is None or frame.ndim != 3:

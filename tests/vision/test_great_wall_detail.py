@@ -127,3 +127,39 @@ def test_a_rim_spot_the_still_shows_no_token_face_at_is_no_token(layout, table) 
         token = finder._valued(10.0, 20.0, Piece("neutral", "token-8"), 0.6, 0.0)
         assert (token if token is None else token.sure) == expected
         assert token is None or token.kind == "token-5"
+
+
+def test_the_camera_enrolment_learns_the_still_faces_from_a_camera_with_a_detail_stream(layout) -> None:
+    """The dashboard's enrolment (``CameraEnrolment``) on a camera with a detail stream takes its two
+    photos as stills (``CameraDevice.capture``), so the token faces for the still are learned there:
+    the reader then reads a value in the still that the watched frame shows too coarsely. The camera
+    renders its coarse frame apart (not a still scaled down), whose pose, scaled to the still, is
+    off by a few still pixels: the still is placed by its own corner markers (``DetailStill.
+    homography``; with the scaled pose the token 8 here matched 0.54, under ``FINE_SCORE``)."""
+    from hardware.camera import SyntheticCamera
+    from tableref.camera_device import CameraDevice
+    from tableref.camera_enrolment import CameraEnrolment
+
+    cam = SyntheticCamera(layout, conditions=Conditions(size=WATCHED, fill=0.6, seed=5), seed=5, noise_sigma=0.0,
+                          detail_size=STILL)
+    device = CameraDevice(cam, layout, fps=4.0, emulated=True)
+    try:
+        enrolment = CameraEnrolment(device)
+        assert enrolment.run("empty", "admin").ok
+        cells: dict[str, Counter] = {}
+        for sid, piece in enrolment.plan():
+            cells.setdefault(sid, Counter())[piece] += 1
+        cam.set_board(Board.from_counts(cells))
+        assert enrolment.run("pieces", "admin").ok
+        model = enrolment._result
+        assert {k for k in model.faces if k.endswith(DETAIL)} == {f"neutral:{k}{DETAIL}" for k in layout.pieces
+                                                                  if k.startswith("token-")}
+        board = Board.from_counts({"section-1": Counter({Piece("neutral", "token-5"): 1,
+                                                         Piece("neutral", "token-8"): 1})})
+        cam.set_board(board)
+        frame = cam.read()
+        det = CardReader(layout, model).read(frame.image, detail=cam.detail_for(frame))
+    finally:
+        device.close()
+    s1 = next(s for s in det.spaces if s.space == "section-1")
+    assert not s1.occluded and Counter(dict(s1.pieces)) == Counter(dict(board.pieces("section-1")))
