@@ -39,7 +39,6 @@ FINE_SCORE = 0.6  # a value read finer (``finer``: the detail still) is sure onl
                   # renders' stills: tokens 0.64-0.98; what the frame took for a token on a card's print, a dragon's
                   # index, 0.28-0.48. 0.55 until 2026-11-29: a claimed token 5 on the photoreal tune stills was read
                   # 4 at 0.59 with its lead; 0.6 costs no right value on own stills, 0.65 does)
-
 PHANTOM_SCORE = 0.45  # ... and a rim spot is no token at all when the still's best face matches it less than this
                       # (photoreal GW stills, tuning split: what the rim took for a token on a card's print 0.29-0.38,
                       # real tokens 0.50-0.95; own renders' stills: the print 0.28-0.48, left unsure above 0.45)
