@@ -110,7 +110,7 @@ class ColourClassifier:
         # whole at each use: three times here)
         at = np.flatnonzero(mask)
         out = np.full(mask.shape, -2, np.int16)
-        idx = lut_index(lab.reshape(-1, lab.shape[-1])[at])
+        idx = lut_index(np.take(lab.reshape(-1, lab.shape[-1]), at, axis=0))  # (rows by take: 4x fancy indexing's speed)
         out.reshape(-1)[at] = self._lut_flat[idx]
         amb_px = self._ambiguous_flat[idx]
         if not amb_px.any():
@@ -146,10 +146,10 @@ def resolve_ambiguous(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float
     ``in_place``: ``labels`` itself is changed and returned (the caller's own array), not a copy.
 
     The distances are taken around each cluster of ambiguous pixels (``blobs.clusters``: the rims of a
-    few pieces), its box grown by ``_reach_margin``, not over the whole board: OpenCV's labelled distance
-    transform steps at most 2 px at a time and at least 1 in distance, so a distance within ``reach_px``,
-    and the sure pixel it comes from, is found through pixels no farther than twice that, all inside the
-    grown box; what lies beyond only ever gives more."""
+    few pieces), the box of its pixels (``_pixels_box``) grown by ``_reach_margin``, not over the whole
+    board: OpenCV's labelled distance transform steps at most 2 px at a time and at least 1 in distance,
+    so a distance within ``reach_px``, and the sure pixel it comes from, is found through pixels no farther
+    than twice that, all inside the grown box; what lies beyond only ever gives more."""
     sure = (labels >= 0) & ~ambiguous
     if not sure.any():
         return labels
@@ -157,7 +157,8 @@ def resolve_ambiguous(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float
     m = _reach_margin(reach_px)
     h, w = labels.shape
     src = cv2.compare(sure.view(np.uint8), 0, cv2.CMP_EQ)  # 0 on a sure pixel, 255 elsewhere
-    for cx0, cy0, cx1, cy1 in clusters(ambiguous):
+    for cells in clusters(ambiguous):
+        cx0, cy0, cx1, cy1 = _pixels_box(ambiguous, cells)
         x0, y0, x1, y1 = max(0, cx0 - m), max(0, cy0 - m), min(w, cx1 + m), min(h, cy1 + m)
         box_sure = sure[y0:y1, x0:x1]
         if not box_sure.any():
@@ -170,6 +171,14 @@ def resolve_ambiguous(labels: np.ndarray, ambiguous: np.ndarray, reach_px: float
         take = ambiguous[cy0:cy1, cx0:cx1] & (dist[core] <= reach_px)
         out[cy0:cy1, cx0:cx1][take] = owners[idx[core][take]]
     return out
+
+
+def _pixels_box(mask: np.ndarray, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The bounding box (x0, y0, x1, y1) of ``mask``'s pixels inside ``box`` (which holds at least one): a
+    cluster's whole cells reach up to 7 px past its pixels on each side, board the distances need not cover."""
+    x0, y0, x1, y1 = box
+    x, y, w, h = cv2.boundingRect(mask[y0:y1, x0:x1].view(np.uint8))
+    return x0 + x, y0 + y, x0 + x + w, y0 + y + h
 
 
 def _reach_margin(reach_px: float) -> int:

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import components
+from vision.order_stats import sorted_median, whole_median
 
 BLOCK = 8  # px of the rectified board per light-field cell
 FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
@@ -53,7 +54,7 @@ class LightNormaliser:
     def correct(self, rect: np.ndarray) -> np.ndarray:
         small = cv2.resize(rect, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
         ratio = small / self.ref_small
-        wb = np.median(ratio.reshape(-1, 3), axis=0)
+        wb = _column_medians(ratio.reshape(-1, 3))
         balanced = ratio / wb  # (once: it was divided three times over)
         lum = balanced.mean(axis=2)
         lum8 = np.clip(lum * 100, 0, 255).astype(np.uint8)
@@ -173,11 +174,11 @@ class Foreground:
             # the board is mostly bare: the median raw difference is the noise (plus JPEG, demosaicing)
             sub = (slice(None, None, 4), slice(None, None, 4))
             raw = cv2.add(cv2.absdiff(a[sub], ref[..., 1][sub]), cv2.absdiff(b[sub], ref[..., 2][sub]), dtype=cv2.CV_16U)
-            noise = float(np.median(raw)) * 1.5 + 0.5
+            noise = whole_median(raw) * 1.5 + 0.5
         piece_t = max(MIN_PIECE_CHROMA, PIECE_SIGMAS * noise)
         weak_t = max(MIN_WEAK_CHROMA, WEAK_SIGMAS * noise)
         dark = L.astype(np.int16) < self.dark_under[sl]
-        lnoise = float(np.median(cv2.absdiff(L[::4, ::4], ref[..., 0][::4, ::4]))) * 1.5 + 0.5
+        lnoise = whole_median(cv2.absdiff(L[::4, ::4], ref[..., 0][::4, ::4])) * 1.5 + 0.5
         dl = _outside8(L, lo[0], hi[0])
         weak_chroma = chroma > weak_t
         weak = weak_chroma | (dl > math.floor(max(10.0, 4.0 * lnoise)))  # dl is whole: > t is > floor(t)
@@ -185,6 +186,11 @@ class Foreground:
         grown = chroma > max(MIN_WEAK_CHROMA, GROW_SIGMAS * noise)
         seeds = (chroma > piece_t) | dark
         return ForegroundMaps(None, chroma, grown | dark, strict, seeds, dark, weak, weak_chroma, noise, lab8)
+
+
+def _column_medians(values: np.ndarray) -> np.ndarray:
+    """``np.median(values, axis=0)`` of a float32 (n, k) array, the same values (``vision.order_stats``)."""
+    return np.array([sorted_median(np.sort(c)) for c in values.T], values.dtype)
 
 
 def _outside8(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ whose colour, averaged over a few mm, lies nearer the hand's own than the empty 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -108,7 +109,7 @@ class OcclusionFinder:
 
     def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None,
              seed: np.ndarray | None = None, covered: np.ndarray | None = None,
-             faded_print: np.ndarray | None = None) -> Occlusion:
+             faded_print: np.ndarray | Callable[[], np.ndarray] | None = None) -> Occlusion:
         """``seed`` (bool, board px): evidence already known to be a hand (an arm the colour of the
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
         short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
@@ -116,7 +117,8 @@ class OcclusionFinder:
         look): not bare board, so their print is never weighed as a pale finger (``_hand_like``), and
         weak difference within ``HALO_MM`` of them is their blur, as round a piece of a learned colour. ``faded_print``
         (bool, board px, ``structure.PrintLoss.faded``): lost print still there, faint (glare, a
-        shadow): it makes no hand on its own, but a hand found otherwise grows over it."""
+        shadow): it makes no hand on its own, but a hand found otherwise grows over it; or a function making it,
+        called only when print was lost away from pieces (elsewhere it changes nothing)."""
         known = (labels >= 0).astype(np.uint8)
         # a piece read by its look blurs into the board as much as one of a learned colour: its weak rim
         # beyond the outline explained is no hand either (photoreal-cheops2 tune t00-004: 2167 px round
@@ -128,7 +130,8 @@ class OcclusionFinder:
         if lost_print is not None:
             # print under a piece is hidden by the piece: only print lost away from pieces (and markers) counts
             away = lost_print & ~self._near_pieces(known, lost_print) & ~self.marker_print
-            if faded_print is not None:
+            if faded_print is not None and away.any():  # (no print lost away from pieces: nothing faded counts)
+                faded_print = faded_print() if callable(faded_print) else faded_print
                 faded, away = away & faded_print, away & ~faded_print
             unexplained = unexplained | away
         unexplained = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -152,6 +155,11 @@ class OcclusionFinder:
                 is_hand[j] = not (self._heap(lbl, j, stats[j]) or self._heaps(lbl, j, stats[j], labels))
             if is_hand.any():
                 hand = is_hand[lbl]
+        if not hand.any() and (seed is None or not seed.any()) and \
+                _largest(stats) <= ONE_COLOUR_PIECES * self.piece_px:
+            # every blob of one colour lies inside a region of ``evidence`` (it holds all piece pixels, 8-connected
+            # as they are): none of them can be too big for a heap either, and no hand is there to grow
+            return Occlusion(hand, frozenset())
         # only blobs of one colour bigger than GROW_INTO_PIECES pieces are asked about below
         lbl_c, areas = _colour_components(labels, min(ONE_COLOUR_PIECES, GROW_INTO_PIECES) * self.piece_px)
         big = areas > ONE_COLOUR_PIECES * self.piece_px
@@ -300,6 +308,11 @@ class OcclusionFinder:
                 if not _in_zone(self.heaps, cl[by:by + bh, bx:bx + bw] == k, x + bx, y + by):
                     return False
         return True
+
+
+def _largest(stats: np.ndarray) -> int:
+    """The area of the biggest region of a ``stats_components`` result (0 without any)."""
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if len(stats) > 1 else 0
 
 
 def _members(lbl: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:

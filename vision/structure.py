@@ -20,10 +20,12 @@ test does not let faded print make a hand on its own, but lets a hand found othe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
+
+from vision.order_stats import sorted_median, sorted_percentile, sorted_percentiles
 
 BLOCK = 8
 PRINT_FACTOR = 3.0  # a block "has print" when its energy is this many times the plain blocks'
@@ -39,13 +41,22 @@ FADED_NCC = 0.5
 QUARTILES = np.array([25.0, 75.0], np.float32)
 
 
-@dataclass(frozen=True)
 class PrintLoss:
     """Full-size bool masks: ``lost``, every block whose print vanished (as before), and ``faded``,
-    those of them whose print is still there, faint (a subset of ``lost``)."""
+    those of them whose print is still there, faint (a subset of ``lost``). ``faded`` is made when first
+    asked for: the hand test weighs it only where print was lost away from pieces, which a frame without
+    a hand seldom has, and its correlation over the whole board cost ~2 ms of every full read."""
 
-    lost: np.ndarray
-    faded: np.ndarray
+    def __init__(self, lost: np.ndarray, faded: np.ndarray | Callable[[], np.ndarray]):
+        """``faded``: the mask, or a function making it (called once, at the first ``faded``)."""
+        self.lost = lost
+        self._faded = faded
+
+    @property
+    def faded(self) -> np.ndarray:
+        if callable(self._faded):
+            self._faded = self._faded()
+        return self._faded
 
 
 def _energy(l: np.ndarray, small: tuple[int, int]) -> np.ndarray:
@@ -91,14 +102,14 @@ class PrintWatcher:
         soft = cv2.GaussianBlur(np.ascontiguousarray(frame_l, np.float32), (0, 0), 1.0)
         e = _energy(soft, self.small)
         plain = e[~self.has_print]
-        floor = float(np.percentile(plain, 50)) if plain.size else 0.0
+        floor = float(sorted_percentile(np.sort(plain), 50)) if plain.size else 0.0
         energy = np.maximum(e - floor, 0.0)
         found = []
         for ref in self.refs:
             ratio = energy / ref
-            r = ratio[self.has_print]
-            typical = float(np.median(r))
-            q25, q75 = np.percentile(r, QUARTILES)  # (both at once: the same float32 values as one at a time)
+            r = np.sort(ratio[self.has_print])  # (sorted once for the median and quartiles: numpy's values)
+            typical = float(sorted_median(r))
+            q25, q75 = sorted_percentiles(r, QUARTILES)  # (float32, as numpy interpolates them)
             spread = float(q75 - q25) / max(typical, 1e-6)
             found.append((spread, len(found), self.has_print & (ratio < LOST_RATIO * typical)))
         sharp = found[0][2]  # against the empty board as it is
@@ -106,9 +117,16 @@ class PrintWatcher:
         # what faded against the sharp board counts where it joins print lost against the matched
         # one (a hand's edge); alone it is only blur taking thin lines
         lost = _grow_into(matched, sharp, EDGE_BLOCKS)
-        faded = lost & (self._correlation(lost, _detail(soft), level) > FADED_NCC) if lost.any() else lost
-        full = lambda m: cv2.resize(m.astype(np.uint8), self.size, interpolation=cv2.INTER_NEAREST) > 0
-        return PrintLoss(full(lost), full(faded))
+        return PrintLoss(self._full(lost), lambda: self._faded(lost, soft, level))
+
+    def _faded(self, lost: np.ndarray, soft: np.ndarray, level: int) -> np.ndarray:
+        """``PrintLoss.faded`` (full size) of the ``lost`` blocks, ``soft`` the frame's lightness as ``look``
+        smoothed it, ``level`` the empty board's blur it matched."""
+        return self._full(lost & (self._correlation(lost, _detail(soft), level) > FADED_NCC) if lost.any() else lost)
+
+    def _full(self, blocks: np.ndarray) -> np.ndarray:
+        """A bool mask per block as a full-size one."""
+        return cv2.resize(blocks.astype(np.uint8), self.size, interpolation=cv2.INTER_NEAREST) > 0
 
     def _correlation(self, lost: np.ndarray, frame_detail: np.ndarray, level: int) -> np.ndarray:
         """Per block: the normalised correlation of the frame's detail with the empty board's (blurred to

@@ -446,7 +446,7 @@ class TableReader:
                                                                    self.s)
         occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost,
                                   None if seen is None else seen.arm, None if seen is None else seen.explained > 0,
-                                  print_loss.faded)
+                                  lambda: print_loss.faded)
         if seen is not None:  # a pale "piece" touching a hand may be its skin: unread, and it hides what the hand would
             touched = seen.touching(occ.mask)
             if touched:
