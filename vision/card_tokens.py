@@ -18,13 +18,13 @@ empty board there, changes by far more than light and noise change it.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 import cv2
 import numpy as np
 
 from scorer.core.types import Piece
-from vision.faces import MIN_MARGIN
+from vision.faces import MIN_MARGIN, SMOOTH_SIGMA
 
 TOKEN_SCORE = 0.35  # a token face's correlation: at least this where a token lies ...
 TOKEN_MARGIN = MIN_MARGIN  # ... and its value is sure when the best face beats every other value's by this much
@@ -47,6 +47,7 @@ SPOT_DE = 25.0  # 8-bit Lab distance from the empty board (median over a spot's 
 SPOT_CORE = 0.35  # the spot's middle compared: this share of a token's diameter as radius (tokens lie within
                   # 2 mm of a spot's centre; a neighbouring card's edge stays outside)
 SPOT_CLAIMED = 0.5  # a token the rim search found this near a spot's centre (share of a diameter) is the spot's
+LEGIBLE_STEP_DEG = 15.0  # ``values_legible``: other values' faces tried at every this many degrees of turn
 
 Box = tuple[int, int, int, int]
 BestFace = Callable[[np.ndarray, tuple[float, float], list[Piece]], tuple[Piece | None, float, float]]
@@ -70,10 +71,13 @@ class TokenFinder:
     """Finds tokens in boxes of the rectified board (px), against the table's empty board."""
 
     def __init__(self, reference: np.ndarray, s: float, token_d: float, token_kinds: Sequence[str], best: BestFace,
-                 finer: FinerValue | None = None):
+                 finer: FinerValue | None = None, legible: bool = True):
         """``best`` finds a token's face on the board image (a token lies there when it matches at
-        least ``TOKEN_SCORE``); ``finer``, when it reads the value, says the value instead."""
+        least ``TOKEN_SCORE``); ``finer``, when it reads the value, says the value instead;
+        ``legible``: whether the board image can tell values apart at all (``values_legible``; if
+        not, a value is sure only as read finer)."""
         self.finer = finer
+        self.legible = legible
         self.reference = reference
         self.s = s
         self.token_d = token_d
@@ -116,7 +120,7 @@ class TokenFinder:
         """The token at (x, y) mm with the value the board image gives it (``kind``, ``score``, its
         ``margin`` over the next value), or as the detail still reads it where there is one; None
         when the still shows no token's face there (``PHANTOM_SCORE``)."""
-        sure = margin >= TOKEN_MARGIN
+        sure = margin >= TOKEN_MARGIN and self.legible
         finer = self.finer((x, y), self.candidates) if self.finer is not None else None
         if finer is not None:  # the value as read finer; the token's presence (and score) as found here
             value, value_score, lead = finer
@@ -180,5 +184,33 @@ class TokenFinder:
         return np.median(np.stack(diffs), axis=0).astype(np.float32)
 
 
+def values_legible(faces: Mapping[str, np.ndarray], step_deg: float = LEGIBLE_STEP_DEG) -> bool:
+    """Whether token faces as enrolled (``faces``: one per value, cut from the enrolment photo, so at
+    the scale and blur the camera shows tokens at) tell the values apart with ``TOKEN_MARGIN`` to
+    spare: each face, turned half a step, must correlate with itself better by that margin than
+    any other value's face does at its best turn (tokens lie at any angle). Printed digits at half a
+    pixel per mm do not (photoreal tables: another value correlates 0.96-0.98, the face itself turned
+    0.98-1.0), so the margin rule would pick among near-equal scores: it read four tokens' values
+    wrong, sure (3 as 4, 5 as 4, 4 as 8 twice). The project's renderer's tokens, a motif per value,
+    keep 0.16-0.27 apart; its digits alone 0.10-0.15 at 1280 x 720."""
+    smooth = {k: cv2.GaussianBlur(f, (0, 0), SMOOTH_SIGMA).astype(np.float32) for k, f in faces.items()}
+
+    def turned(f: np.ndarray, deg: float) -> np.ndarray:
+        h, w = f.shape[:2]
+        m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), deg, 1.0)
+        return cv2.warpAffine(f, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def ncc(a: np.ndarray, b: np.ndarray) -> float:
+        return float(cv2.matchTemplate(a, b, cv2.TM_CCOEFF_NORMED)[0, 0]) if a.shape == b.shape else -1.0
+
+    turns = np.arange(0.0, 360.0, step_deg)
+    for k, f in smooth.items():
+        itself = ncc(f, turned(f, step_deg / 2))
+        for other, g in smooth.items():
+            if other != k and max(ncc(f, turned(g, t)) for t in turns) > itself - TOKEN_MARGIN:
+                return False
+    return True
+
+
 __all__ = ["FINE_SCORE", "FinerValue", "PHANTOM_SCORE", "SPOT_DE", "Token", "TokenFinder", "TOKEN_MARGIN", "TOKEN_SCORE",
-           "TOKEN_RIM"]
+           "TOKEN_RIM", "values_legible"]
