@@ -127,7 +127,8 @@ class CardReader(TableReader):
                     x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
                     self.token_boxes[i] = (max(0, x0), max(0, y0), min(w, x1), min(h, y1))
         self.spots = {i: token_spots(layout, sp.id) for i, sp in enumerate(layout.spaces)}  # each section's token spots (mm)
-        self.faces = FaceBook(layout, faces_of(self.model, layout), s)
+        faces = faces_of(self.model, layout)  # (the layout's nominal artwork, drawn, when the model has none)
+        self.faces = FaceBook(layout, faces, s)
         # deck colours only: a yellow index must not be taken for a token's gold (tokens are found by their rim)
         self.colours = ColourClassifier(replace(self.model, colours={o: v for o, v in self.model.colours.items()
                                                                      if o != "neutral" and not o.startswith("~")}))
@@ -161,10 +162,10 @@ class CardReader(TableReader):
         d = max((layout.pieces[k].size[0] for k in self.token_kinds), default=26.0)
         self.token_px = np.pi * (d / 2) ** 2 * s * s
         self.token_d = d
-        self.detail_values = DetailValues(layout, faces_of(self.model, layout))  # token faces for the detail still
+        self.detail_values = DetailValues(layout, faces)  # token faces for the detail still
         self._watched: tuple[np.ndarray, Registration] | None = None  # the frame being read (``_finer_value``)
-        tokens = {k: f for k, f in faces_of(self.model, layout).items()
-                  if from_token(k).kind in self.token_kinds and str(from_token(k).owner) == "neutral"}
+        tokens = {k: f for k, f in faces.items() if from_token(k).kind in self.token_kinds
+                  and str(from_token(k).owner) == "neutral"}
         self.token_finder = TokenFinder(self.model.reference, s, d, self.token_kinds, self._best, self._finer_value,
                                         legible=values_legible(tokens))
 

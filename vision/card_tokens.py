@@ -84,6 +84,7 @@ class TokenFinder:
         self.candidates = [Piece("neutral", k) for k in token_kinds]
         self.best = best
         self._ref_rims: dict[Box, np.ndarray | None] = {}
+        self._ref_spots: dict[Box, np.ndarray] = {}  # the empty board's Lab round each spot (``spot_difference``)
 
     def find(self, corrected: np.ndarray, box: Box) -> list[Token]:
         """The tokens found in ``box``."""
@@ -158,9 +159,10 @@ class TokenFinder:
             return 0.0
         disc = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.circle(disc, (cx - x0, cy - y0), r, 1, -1)
-        lab = [cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
-               for img in (corrected, self.reference)]
-        return float(np.median(np.linalg.norm(lab[0] - lab[1], axis=2)[disc > 0]))
+        box = (x0, y0, x1, y1)
+        if box not in self._ref_spots:
+            self._ref_spots[box] = _lab(self.reference[y0:y1, x0:x1])
+        return float(np.median(np.linalg.norm(_lab(corrected[y0:y1, x0:x1]) - self._ref_spots[box], axis=2)[disc > 0]))
 
     def rim_map(self, image: np.ndarray, box: Box) -> np.ndarray | None:
         """For every ``RIM_STEP``-th pixel of ``box``: the median colour difference across the rim
@@ -182,6 +184,11 @@ class TokenFinder:
             outer = img[y0 + reach + dyo:y1 + reach + dyo:st, x0 + reach + dxo:x1 + reach + dxo:st]
             diffs.append(np.abs(inner - outer).sum(axis=2))
         return np.median(np.stack(diffs), axis=0).astype(np.float32)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """8-bit Lab of a BGR crop, as float32."""
+    return cv2.cvtColor(np.ascontiguousarray(bgr), cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
 def values_legible(faces: Mapping[str, np.ndarray], step_deg: float = LEGIBLE_STEP_DEG) -> bool:

@@ -123,12 +123,19 @@ def test_camera_covers_spaces_without_an_antenna_and_agreement_is_silent() -> No
     assert v.known == {"wei-1", "qi-1"}
 
 
-def test_a_camera_that_catches_up_is_lag_not_a_disagreement() -> None:
+def _placed_on_the_sensor_board() -> Stabiliser:
+    """Both sources agreed on an empty wei-1 at 0 s; at 1 s the sensor board reports a blue house
+    there and the camera has not reported since."""
     st = Stabiliser(settle=0.2, disagreement_after=1.0)
     st.observe(obs(SENSOR_BOARD, 0.0, wei_1=[]), 0.0)
     st.observe(obs(CAMERA, 0.0, wei_1=[]), 0.0)
     st.view(0.5)
     st.observe(obs(SENSOR_BOARD, 1.0, wei_1=[BH]), 1.0)
+    return st
+
+
+def test_a_camera_that_catches_up_is_lag_not_a_disagreement() -> None:
+    st = _placed_on_the_sensor_board()
     st.observe(obs(CAMERA, 1.6, wei_1=[BH]), 1.6)  # the camera sees it 0.6 s later
     for t in (1.2, 1.5, 1.8, 2.5, 4.0):
         assert st.view(t).disagreements == ()
@@ -193,11 +200,7 @@ def test_merged_with_uses_expected_board_where_nothing_is_known() -> None:
 def test_a_camera_whose_next_frame_is_late_has_not_seen_the_change_and_does_not_disagree() -> None:
     """On a loaded Pi a frame may take longer than ``disagreement_after``: until the camera reports
     again it has not seen the piece the antenna felt, and its old reading is no disagreement."""
-    st = Stabiliser(settle=0.2, disagreement_after=1.0)
-    st.observe(obs(SENSOR_BOARD, 0.0, wei_1=[]), 0.0)
-    st.observe(obs(CAMERA, 0.0, wei_1=[]), 0.0)
-    st.view(0.5)
-    st.observe(obs(SENSOR_BOARD, 1.0, wei_1=[BH]), 1.0)
+    st = _placed_on_the_sensor_board()
     for t in (1.5, 2.2, 3.0, 3.9):  # no frame from the camera since the piece was placed
         v = st.view(t)
         assert v.board.count("wei-1") == 1 and v.disagreements == ()
@@ -206,11 +209,7 @@ def test_a_camera_whose_next_frame_is_late_has_not_seen_the_change_and_does_not_
 
 
 def test_a_late_frame_that_still_disagrees_is_reported() -> None:
-    st = Stabiliser(settle=0.2, disagreement_after=1.0)
-    st.observe(obs(SENSOR_BOARD, 0.0, wei_1=[]), 0.0)
-    st.observe(obs(CAMERA, 0.0, wei_1=[]), 0.0)
-    st.view(0.5)
-    st.observe(obs(SENSOR_BOARD, 1.0, wei_1=[BH]), 1.0)
+    st = _placed_on_the_sensor_board()
     assert st.view(3.0).disagreements == ()
     st.observe(obs(CAMERA, 3.5, wei_1=[]), 3.5)  # a frame after the change still shows nothing there
     v = st.view(3.6)

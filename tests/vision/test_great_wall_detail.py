@@ -129,7 +129,7 @@ def test_a_rim_spot_the_still_shows_no_token_face_at_is_no_token(layout, table) 
         assert token is None or token.kind == "token-5"
 
 
-def test_the_camera_enrolment_learns_the_still_faces_from_a_camera_with_a_detail_stream(layout) -> None:
+def test_the_camera_enrolment_learns_the_still_faces_from_a_camera_with_a_detail_stream(layout, tmp_path) -> None:
     """The dashboard's enrolment (``CameraEnrolment``) on a camera with a detail stream takes its two
     photos as stills (``CameraDevice.capture``), so the token faces for the still are learned there:
     the reader then reads a value in the still that the watched frame shows too coarsely. The camera
@@ -139,19 +139,22 @@ def test_the_camera_enrolment_learns_the_still_faces_from_a_camera_with_a_detail
     from hardware.camera import SyntheticCamera
     from tableref.camera_device import CameraDevice
     from tableref.camera_enrolment import CameraEnrolment
+    from vision.enrolment import TableModel
 
     cam = SyntheticCamera(layout, conditions=Conditions(size=WATCHED, fill=0.6, seed=5), seed=5, noise_sigma=0.0,
                           detail_size=STILL)
     device = CameraDevice(cam, layout, fps=4.0, emulated=True)
     try:
-        enrolment = CameraEnrolment(device)
+        path = tmp_path / "table-model.npz"
+        enrolment = CameraEnrolment(device, default_path=str(path))
         assert enrolment.run("empty", "admin").ok
         cells: dict[str, Counter] = {}
         for sid, piece in enrolment.plan():
             cells.setdefault(sid, Counter())[piece] += 1
         cam.set_board(Board.from_counts(cells))
         assert enrolment.run("pieces", "admin").ok
-        model = enrolment._result
+        assert enrolment.run("save", "admin").ok
+        model = TableModel.load(str(path), layout)
         assert {k for k in model.faces if k.endswith(DETAIL)} == {f"neutral:{k}{DETAIL}" for k in layout.pieces
                                                                   if k.startswith("token-")}
         board = Board.from_counts({"section-1": Counter({Piece("neutral", "token-5"): 1,
