@@ -2,13 +2,13 @@
 
 At 1280 x 720 a play mat is imaged at 0.5-1.4 px/mm: a 26 mm token's printed value is a few
 pixels, and its best enrolled face may lead the next value by less than ``TOKEN_MARGIN`` (the
-section is then left unread) or lead wrongly. The reader still finds tokens in the watched frame
+token is then reported without its value, ``token-?``) or lead wrongly. The reader still finds tokens in the watched frame
 (their rim, a face matched at all) and, when the read has a detail still (``vision.detail_still``:
 taken once, at the first token found in a section read), reads each token's value in a view of
 the still ``VIEW_PX_PER_MM`` fine, against token faces enrolled at that same scale (``DETAIL`` keys
 of the table model's faces, cut from the enrolment photo through its own homography where that
 photo is fine enough: a camera with a still port takes its enrolment photo as a still). The margin
-rule is kept: a value not sure in the still leaves the section unread.
+rule is kept: a value not sure in the still is left out (``token-?``).
 """
 
 from __future__ import annotations

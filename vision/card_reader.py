@@ -11,7 +11,8 @@ convention of ``vision.card_rows`` shows:
 * a **crosswise** card (the dragon) by its own owner square in the band below the index band;
   the card it covers keeps showing its index above it, so it stays reported;
 * **tokens**: discs at the token spots (face up) and discs in the row (a claimed token: the
-  owner of the card it lies on), their value by their printed face (``vision.card_tokens``).
+  owner of the card it lies on), their value by their printed face (``vision.card_tokens``); a
+  token whose value is not sure is reported without it (``token-?``, ``scorer.core.unvalued``).
 
 What the camera cannot see is not guessed: a card whose index another card or a hand hides is not
 reported (the players' declarations and the sensor board cover it). The hand test is
@@ -34,6 +35,7 @@ import numpy as np
 
 from scorer.core.observation import covers_fact
 from scorer.core.types import Piece
+from scorer.core.unvalued import unvalued
 from vision.card_detail import DetailValues
 from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
 from vision.card_rows import (INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, covered_card,
@@ -205,7 +207,7 @@ class CardReader(TableReader):
         t_occ = time.perf_counter()
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
-            # under a hand, or a token whose value is not sure (never guessed): the section is not read
+            # under a hand: the section is not read
             read = None if i in hidden else self._read_section(i, corrected, loose, maps)
             if read is None:
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
@@ -404,8 +406,9 @@ class CardReader(TableReader):
 
     def _read_section(self, i: int, corrected: np.ndarray, labels: np.ndarray, maps
                       ) -> tuple[Counter, float, tuple[str, ...]] | None:
-        """The section's cards and tokens, how sure of them, and which card each crosswise card lies
-        on (``covers_fact``); None when a token's value is not sure."""
+        """The section's cards and tokens (a face-up token whose value is not sure as ``token-?``),
+        how sure of them, and which card each crosswise card lies on (``covers_fact``); None when a
+        token on a card has a value that is not sure."""
         out: Counter = Counter()
         confs: list[float] = []
         row = self.rows.get(i)
@@ -456,31 +459,37 @@ class CardReader(TableReader):
                 under = covered_card([u[0] for u in uprights], cx, row)
                 if under is not None:
                     seen.append(covers_fact(str(uprights[under][1].owner), uprights[under][1].kind))
-        # tokens: face up at the spots, or lying on a card in the row
-        for (piece, score), _x, _y, sure in tokens:
-            if not sure:
+        # tokens: face up at the spots, or lying on a card in the row. A value not sure is never guessed: it is
+        # left out (``token-?``: the referee takes the value the game state has there, scorer.core.unvalued). But
+        # in the row a card's print can look like a token's rim, and only a face tells them apart: a token there
+        # that no still confirmed leaves the section unread (photoreal 1280 tuning split: such "claimed tokens"
+        # in the watched frame were print)
+        for (piece, score), _x, _y, sure, a_token in tokens:
+            if not sure and not a_token:
                 return None
-            out[piece] += 1
+            out[piece if sure else unvalued(piece)] += 1
             confs.append(max(0.0, score))
         return out, (min(confs) if confs else 1.0), tuple(sorted(seen))
 
     def _tokens(self, i: int, row: Row, corrected: np.ndarray, maps, lefts: list[tuple[float, str]]
-                ) -> list[tuple[tuple[Piece, float], float, float, bool]]:
+                ) -> list[tuple[tuple[Piece, float], float, float, bool, bool]]:
         """Tokens by their printed faces: face up in the section's token area, and in the row's
-        token band (a claimed token, owned by the player whose card it lies on)."""
+        token band (a claimed token, owned by the player whose card it lies on). Each with whether
+        its value is sure and whether it is a token at all whatever its value: in the token area,
+        yes; on a card, only where the detail still showed a token's face."""
         out = []
         area = self.token_boxes.get(i)
         if area is not None:
             found = self.token_finder.find(corrected, area)
             found += self.token_finder.at_spots(corrected, self.spots.get(i, ()), found)
-            for x, y, kind, score, sure in found:
-                out.append(((Piece("neutral", kind), score), x, y, sure))
+            for t in found:
+                out.append(((Piece("neutral", t.kind), t.score), t.x, t.y, t.sure, True))
         if lefts:
             y0 = row.top + TOKEN_Y_MM - self.token_d / 2 - SEARCH_MM
             y1 = row.top + TOKEN_Y_MM + self.token_d / 2 + SEARCH_MM
-            for x, y, kind, score, sure in self.token_finder.find(corrected, self._band(row, y0, y1)):
-                under = [o for left, o in lefts if left <= x]
-                out.append(((Piece(under[-1] if under else lefts[0][1], kind), score), x, y, sure))
+            for t in self.token_finder.find(corrected, self._band(row, y0, y1)):
+                under = [o for left, o in lefts if left <= t.x]
+                out.append(((Piece(under[-1] if under else lefts[0][1], t.kind), t.score), t.x, t.y, t.sure, t.on_still))
         return out
 
 

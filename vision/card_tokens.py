@@ -5,8 +5,8 @@ colour difference across a circle of the token's size, measured every ``RIM_STEP
 print's own circles and corners are taken off by the same map of the empty board. The strongest
 rim spots are tried one by one, and the enrolled token face that matches best there
 (``best``: ``FaceBook`` in its four turns) names the token's value, sure only when it beats every
-other value's face by ``TOKEN_MARGIN`` (the caller leaves a section with a value not sure unread: a
-token's value is never guessed); a spot that matches no face gives up only its own surroundings, so
+other value's face by ``TOKEN_MARGIN`` (the caller reports a token whose value is not sure without
+its value, ``token-?``: a token's value is never guessed); a spot that matches no face gives up only its own surroundings, so
 a token beside a card's edge is still tried. With a detail still (``finer``, ``vision.card_detail``)
 the value is read there instead: the token as found here, its value as the still shows it; a rim
 spot whose best face the still matches less than ``PHANTOM_SCORE`` is no token (a card's print).
@@ -28,7 +28,7 @@ from vision.faces import MIN_MARGIN, SMOOTH_SIGMA
 
 TOKEN_SCORE = 0.35  # a token face's correlation: at least this where a token lies ...
 TOKEN_MARGIN = MIN_MARGIN  # ... and its value is sure when the best face beats every other value's by this much
-                           # (else the token is there but its value is not known: the caller leaves it unread)
+                           # (else the token is there but its value is not known: the caller reports ``token-?``)
 TOKEN_RIM = 85.0  # ... and its rim this sharp (summed BGR difference across it)
 MISS_SPOT = 0.3  # a rim spot whose face matches no token gives up this share of a token's diameter around it
 MAX_MISSES = 12  # rim spots per box tried in vain before the search stops (the print's edges are many)
@@ -57,14 +57,15 @@ FinerValue = Callable[[tuple[float, float], list[Piece]], tuple[Piece | None, fl
 
 
 class Token(NamedTuple):
-    """A token found: where (mm), its value's kind, how well its face matched and whether that value
-    is sure (``TOKEN_MARGIN`` ahead of every other value)."""
+    """A token found: where (mm), its value's kind, how well its face matched, whether that value
+    is sure (``TOKEN_MARGIN`` ahead of every other value) and whether a detail still confirmed it."""
 
     x: float
     y: float
     kind: str
     score: float
     sure: bool
+    on_still: bool = False  # the detail still showed a token's face here (``PHANTOM_SCORE``): a token, whatever its value
 
 
 class TokenFinder:
@@ -129,13 +130,13 @@ class TokenFinder:
                 return None
             kind = value or kind
             sure = value is not None and value_score >= FINE_SCORE and lead >= TOKEN_MARGIN
-        return Token(x, y, kind.kind, score, sure)
+        return Token(x, y, kind.kind, score, sure, finer is not None)
 
     def at_spots(self, corrected: np.ndarray, spots: Sequence[tuple[float, float]], found: Sequence[Token]) -> list[Token]:
         """Tokens lying on the printed ``spots`` (mm) that the rim search did not find (``found``):
         a spot whose middle differs from the empty board by ``SPOT_DE`` holds something, read as a
         token (its value as ``find`` reads one; where no value is sure, or the still shows no
-        token's face, a token whose value is not sure: the caller leaves the section unread, as
+        token's face, a token whose value is not sure: the caller reports it as ``token-?``, as
         whatever lies there may be a token)."""
         out = []
         for x, y in spots:

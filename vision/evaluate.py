@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
+from scorer.core.unvalued import resolve_content
 from vision.errors import FrameSetError
 from vision.eval_set import (IMAGE_SUFFIXES, RESERVED_KEYS, Frame, FrameSet, FrameTruth, _image_in, load_set,  # noqa: F401
                              load_truth, parse_token, parse_truth, read_image, read_json_file, truth_to_json)
@@ -60,6 +61,13 @@ class FrameScore:
     partly_flagged: tuple[str, ...] = ()
     partly_read: tuple[str, ...] = ()
     confusions: Counter = field(default_factory=Counter)  # (truth token | NONE, read token | NONE) -> n
+    # visible spaces read right but for values the reading left out (``token-?``): right once the
+    # game state supplies them (``scorer.core.unvalued``, taking the truth as the state); not in ``right``
+    unvalued: tuple[str, ...] = ()
+
+    @property
+    def board_right_with_values(self) -> bool:
+        return self.registered and self.right + len(self.unvalued) == self.scored
 
     @property
     def board_right(self) -> bool:
@@ -111,6 +119,7 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
     false_flags: list[str] = []
     partly_flagged: list[str] = []
     partly_read: list[str] = []
+    unvalued: list[str] = []
     conf: Counter = Counter()
     for s in visible:
         r = results.get(s)
@@ -131,13 +140,17 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
         got = Counter({p: n for p, n in r.pieces if n > 0})
         if got == want:
             right += 1
+            continue
+        wrong.append(WrongSpace(s, _tokens(want), _tokens(got)))
+        valued = resolve_content(got, want) or got  # an unvalued piece is no confusion; what else is wrong is
+        if valued == want:
+            unvalued.append(s)
         else:
-            wrong.append(WrongSpace(s, _tokens(want), _tokens(got)))
-            conf += confusions(want, got)
+            conf += confusions(want, valued)
     read_through = tuple(s for s in space_ids if s in truth.occluded
                          and (results.get(s) is not None and not results[s].occluded))
     return FrameScore(True, truth.hand, right, scored, tuple(wrong), tuple(false_flags), clear, read_through,
-                      len(truth.occluded), tuple(partly_flagged), tuple(partly_read), conf)
+                      len(truth.occluded), tuple(partly_flagged), tuple(partly_read), conf, tuple(unvalued))
 
 
 # --------------------------------------------------------------------------------------------
@@ -162,6 +175,8 @@ class FrameResult:
             out["wrong"] = [w.to_json() for w in s.wrong if w.read is not None]
             out["false_flags"] = list(s.false_flags)
             out["read_through"] = list(s.read_through)
+            if s.unvalued:
+                out["unvalued"] = list(s.unvalued)
             if s.partly_flagged or s.partly_read:
                 out["partly_occluded"] = {"flagged": list(s.partly_flagged), "read": list(s.partly_read)}
         return out
@@ -241,6 +256,13 @@ def summarise(results: Sequence[FrameResult], top: int = 10) -> dict[str, Any]:
         "whole_board": {
             "without_hand": _ratio(sum(s.board_right for s in no_hand), len(no_hand)),
             "with_hand": _ratio(sum(s.board_right for s in hand), len(hand)),
+        },
+        # spaces read right but for values left out (token-?), which the referee takes from the game
+        # state: the per-space and whole-board figures the referee sees while the state knows them
+        "values_from_state": {
+            "spaces": sum(len(s.unvalued) for s in reg),
+            "per_space": _ratio(right + sum(len(s.unvalued) for s in reg), scored),
+            "whole_board_without_hand": _ratio(sum(s.board_right_with_values for s in no_hand), len(no_hand)),
         },
         "read_through_occlusion": _ratio(sum(len(s.read_through) for s in reg), sum(s.occluded for s in reg)),
         "false_occlusion_flags": _ratio(sum(len(s.false_flags) for s in reg), sum(s.clear for s in reg)),

@@ -37,6 +37,10 @@ back, the city emptied into the box), the table lags the engine until the player
 that out: the reconciler then *follows* (``Follow``): a table anywhere on the way from the board
 the move itself left to the engine's board is neither read nor flagged, until it matches.
 
+A piece a source read without its value (``token-?``: a Great Wall token whose print is a blur)
+takes the value the engine expects there (``scorer.core.unvalued``); where that is ambiguous (the
+token was just claimed or revealed) the space is not read until a value is read or declared.
+
 ``offset`` (a ``BoardDiff``) is what an authorised override accepted on the table beyond the
 engine's board: the table is expected to be ``visible_board(state)`` plus the offset.
 
@@ -55,6 +59,7 @@ from typing import Any, Sequence
 
 from scorer.core.game import Explanation, Game
 from scorer.core.types import Board, BoardDiff, Message, Violation
+from scorer.core.unvalued import resolve as resolve_unvalued
 from scorer.referee.decisions import (AcceptMove, ClearFlag, CloseReason, Decision, Flag, FlagKind, Follow, OrderQuestion,
                                       RaiseFlag, Reading, ReadingChanged, ReconcilerSettings, SignalRefused, Step,
                                       TableMatched)
@@ -139,6 +144,9 @@ class Reconciler:
         self._last_change = view.changed_at
         expected = game.visible_board(state)
         sensed = remove_offset(view.merged_with(apply_offset(expected, offset)), offset)
+        # pieces a source saw without their value (a token's blurred print) take the value the state
+        # expects there; where that is ambiguous the space keeps the expected content (not read)
+        sensed, _unread = resolve_unvalued(sensed, expected)
         player = _player_of(game, state)
 
         if game.outcome(state) is not None:

@@ -18,6 +18,8 @@ a ``Disagreement`` -- never hidden, never silently overruled without a trace -- 
 have stood for ``disagreement_after`` seconds (a camera a few frames behind the RFID is lag, not
 a disagreement), and only once the other source has reported since the deciding reading changed (a
 camera whose frames come slowly, on a loaded Pi, has not seen the change yet: it cannot disagree).
+A piece one source reads without its value (``token-?``, ``scorer.core.unvalued``) agrees with the
+other's valued piece.
 
 A source that goes down (camera died, cable pulled) is marked with ``set_source_live(False)``; its
 readings are dropped and the next source in priority takes over for its spaces. Spaces no live
@@ -33,6 +35,7 @@ from typing import Iterable
 
 from scorer.core.observation import Observation, SpaceReading
 from scorer.core.types import Board, Message, Piece, SpaceId
+from scorer.core.unvalued import contents_agree
 
 SENSOR_BOARD = "sensor-board"
 CAMERA = "camera"
@@ -338,7 +341,8 @@ class Stabiliser:
                     # the deciding source (or any source, before one decides) has news not yet believed
                     if track.occluded or track.believed != track.content:
                         unsettled.add(space)
-                elif track.believed is not None and track.believed != cells[space] and _looked_since(src, seen[space]):
+                elif (track.believed is not None and not contents_agree(track.believed, cells[space])
+                      and _looked_since(src, seen[space])):
                     # a slower source catching up is not a disagreement: report it once both
                     # readings have stood for ``disagreement_after``
                     newest = max(seen[space], track.believed_since)

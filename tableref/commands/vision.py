@@ -432,6 +432,11 @@ def _print_eval(m: dict) -> None:
     wb = m["whole_board"]
     print(f"whole-board accuracy: frames without a hand {_pct(wb['without_hand'])}; "
           f"with a hand {_pct(wb['with_hand'])}")
+    vs = m["values_from_state"]
+    if vs["spaces"]:
+        print(f"read but for values (e.g. a token's blurred print, token-?): {vs['spaces']} spaces; with the "
+              f"values the game state supplies (taken from the truth): per space {_pct(vs['per_space'])}, "
+              f"whole board without a hand {_pct(vs['whole_board_without_hand'])}")
     rt = m["read_through_occlusion"]
     print(f"readings through an occlusion: {rt['count']} of {rt['of']} occluded spaces"
           + (f" = {rt['percent']:.2f}%" if rt["of"] else ""))

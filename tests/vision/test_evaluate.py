@@ -89,6 +89,22 @@ def test_kind_confusion_pairs_same_owner():
     assert m["read_ms"]["median"] == 2.0
 
 
+def test_a_value_left_out_is_not_right_but_no_confusion_and_right_with_the_state_values():
+    n = lambda v: Piece("neutral", f"token-{v}")  # noqa: E731
+    wall = Piece("blue", "wall")
+    t = truth(pieces={"a": [n(5), n(2), wall], "b": [n(7), n(3)], "c": [n(4), n(1)]})
+    s = score_frame(t, [res("a", n("?"), n("?"), wall), res("b", n("?"), n("?"), Piece("grey", "dragon")),
+                        res("c", n(4), n(1))], ("a", "b", "c"))
+    assert (s.right, s.scored) == (1, 3) and s.unvalued == ("a",) and not s.board_right and s.board_right_with_values is False
+    assert s.confusions == Counter({(NONE, "grey:dragon"): 1})  # b: the dragon is wrong, its tokens are not
+    m = summarise([FrameResult("x", None, s, 1.0)])
+    assert m["per_space"]["count"] == 1 and m["errors_total"] == 1
+    assert m["values_from_state"]["spaces"] == 1 and m["values_from_state"]["per_space"]["count"] == 2
+    whole = score_frame(t, [res("a", n("?"), n(2), wall), res("b", n(7), n("?")), res("c", n(4), n(1))], ("a", "b", "c"))
+    assert whole.board_right_with_values and not whole.board_right
+    assert summarise([FrameResult("y", None, whole, 1.0)])["values_from_state"]["whole_board_without_hand"]["count"] == 1
+
+
 # --------------------------------------------------------------------------------------------
 # loading
 

@@ -77,7 +77,10 @@ def test_a_token_value_not_sure_in_the_watched_frame_is_read_on_the_still(layout
     bare.token_finder.find = lambda corrected, box: (tokens.extend(found := find(corrected, box)), found)[1]
     spaces = {s.space: s for s in bare.read(watched).spaces}
     assert {t.kind for t in tokens} == {"token-5", "token-8"} and not all(t.sure for t in tokens)
-    assert spaces["section-1"].occluded and not spaces["section-1"].pieces  # ... and leaves the section unread
+    # ... and reports what it is sure of: the section read, the token not sure of without its value, never guessed
+    sure = {Piece("neutral", t.kind) for t in tokens if t.sure}
+    assert not spaces["section-1"].occluded and Counter(dict(spaces["section-1"].pieces)) == Counter(
+        {p: 1 for p in sure} | {Piece("neutral", "token-?"): 2 - len(sure)})
 
 
 def test_a_table_enrolled_from_stills_expects_the_board_where_the_watched_frame_shows_it(layout, table) -> None:
