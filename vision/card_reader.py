@@ -207,10 +207,12 @@ class CardReader(TableReader):
         t_occ = time.perf_counter()
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
-            # under a hand: the section is not read
-            read = None if i in hidden else self._read_section(i, corrected, loose, maps)
-            if read is None:
+            if i in hidden:  # under a hand: the section is not read
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
+                continue
+            read = self._read_section(i, corrected, loose, maps)
+            if read is None:  # seen, but a token on a card is not sure: not read, never guessed
+                spaces.append(SpaceResult(sp.id, (), 0.0, unsure=True))
                 continue
             pieces, conf, seen = read
             spaces.append(SpaceResult(sp.id, tuple(sorted(pieces.items(), key=lambda kv: (str(kv[0].owner), kv[0].kind))),

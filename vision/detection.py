@@ -24,10 +24,16 @@ class SpaceResult:
     occluded: bool = False
     unknown: tuple[str, ...] = ()
     seen: tuple[str, ...] = ()  # how the pieces lie (``SpaceReading.seen``: which card a dragon covers)
+    # seen but not read: a printed face or value the frame does not show sure enough. Not a hand: the
+    # reading goes out with no confidence (never believed), so it holds back no other source's reading
+    # of the space, as ``occluded`` (a hand over it) does
+    unsure: bool = False
 
     def reading(self) -> SpaceReading:
         if self.occluded:
             return SpaceReading.of(self.space, (), confidence=0.0, occluded=True)
+        if self.unsure:
+            return SpaceReading.of(self.space, (), confidence=0.0)
         return SpaceReading.of(self.space, dict(self.pieces), confidence=self.confidence, unknown=self.unknown,
                                seen=self.seen)
 
@@ -38,6 +44,8 @@ class SpaceResult:
         }
         if self.occluded:
             out = {"pieces": [], "confidence": 0.0, "occluded": True}
+        elif self.unsure:
+            out = {"pieces": [], "confidence": 0.0, "unsure": True}
         if self.unknown:
             out["unknown"] = list(self.unknown)
         if self.seen and not self.occluded:
@@ -60,6 +68,11 @@ class Detection:
     def occluded(self) -> tuple[str, ...]:
         return tuple(s.space for s in self.spaces if s.occluded)
 
+    @property
+    def unsure(self) -> tuple[str, ...]:
+        """Spaces seen but not read (``SpaceResult.unsure``)."""
+        return tuple(s.space for s in self.spaces if s.unsure)
+
     def observation(self, source: str = "camera") -> Observation:
         return Observation(source=source, at=self.at, readings=tuple(s.reading() for s in self.spaces))
 
@@ -70,5 +83,6 @@ class Detection:
             "registration": self.registration.to_json(),
             "spaces": {s.space: s.to_json() for s in self.spaces},
             "occluded": list(self.occluded),
+            "unsure": list(self.unsure),
             "off_space": [{"what": w, "x_mm": round(x, 1), "y_mm": round(y, 1)} for w, x, y in self.off_space],
         }

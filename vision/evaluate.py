@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
+from scorer.core.hidden import HiddenUnder, restore_content
 from scorer.core.unvalued import resolve_content
 from vision.errors import FrameSetError
 from vision.eval_set import (IMAGE_SUFFIXES, RESERVED_KEYS, Frame, FrameSet, FrameTruth, _image_in, load_set,  # noqa: F401
@@ -61,13 +62,15 @@ class FrameScore:
     partly_flagged: tuple[str, ...] = ()
     partly_read: tuple[str, ...] = ()
     confusions: Counter = field(default_factory=Counter)  # (truth token | NONE, read token | NONE) -> n
-    # visible spaces read right but for values the reading left out (``token-?``): right once the
-    # game state supplies them (``scorer.core.unvalued``, taking the truth as the state); not in ``right``
-    unvalued: tuple[str, ...] = ()
+    # visible spaces read right but for what the game state supplies, taking the truth as the state: values
+    # the reading left out (``token-?``, ``scorer.core.unvalued``), pieces hidden under others that the
+    # game names (``Game.hidden_under``: a fortress under a house, ``scorer.core.hidden``); not in ``right``
+    from_state: tuple[str, ...] = ()
+    unsure: tuple[str, ...] = ()  # of ``false_flags``: not read for a face or value not sure, not for a hand
 
     @property
-    def board_right_with_values(self) -> bool:
-        return self.registered and self.right + len(self.unvalued) == self.scored
+    def board_right_with_state(self) -> bool:
+        return self.registered and self.right + len(self.from_state) == self.scored
 
     @property
     def board_right(self) -> bool:
@@ -105,10 +108,12 @@ def confusions(truth: Counter, read: Counter) -> Counter:
 
 
 def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[str],
-                registered: bool = True) -> FrameScore:
+                registered: bool = True, hidden_under: HiddenUnder | None = None) -> FrameScore:
     """Score one frame. ``spaces``: the reader's ``SpaceResult``s (``.space``, ``.pieces`` as
     (Piece, count) pairs, ``.occluded``); a space without a result counts as flagged. In a frame
-    that was not registered every visible space is wrong (nothing was read)."""
+    that was not registered every visible space is wrong (nothing was read). ``hidden_under``: the
+    game's pieces that others may hide (``Game.hidden_under``), for ``FrameScore.from_state``."""
+    hidden_under = hidden_under or {}
     results = {s.space: s for s in spaces}
     visible = [s for s in space_ids if s not in truth.occluded]
     if not registered:
@@ -119,11 +124,12 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
     false_flags: list[str] = []
     partly_flagged: list[str] = []
     partly_read: list[str] = []
-    unvalued: list[str] = []
+    from_state: list[str] = []
+    unsure: list[str] = []
     conf: Counter = Counter()
     for s in visible:
         r = results.get(s)
-        flagged = r is None or bool(r.occluded)
+        flagged = r is None or bool(r.occluded) or bool(getattr(r, "unsure", False))  # not read, for a hand or unsure
         partly = s in truth.partly_occluded
         want = truth.content(s)
         if partly:
@@ -135,6 +141,8 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
         scored += 1
         if flagged:
             false_flags.append(s)
+            if r is not None and getattr(r, "unsure", False):
+                unsure.append(s)
             wrong.append(WrongSpace(s, _tokens(want), None))
             continue
         got = Counter({p: n for p, n in r.pieces if n > 0})
@@ -142,15 +150,18 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
             right += 1
             continue
         wrong.append(WrongSpace(s, _tokens(want), _tokens(got)))
-        valued = resolve_content(got, want) or got  # an unvalued piece is no confusion; what else is wrong is
-        if valued == want:
-            unvalued.append(s)
+        # what the state supplies is no confusion (a value left out, a hidden piece); what else is wrong is
+        supplied = restore_content(resolve_content(got, want) or got, want, hidden_under)
+        if supplied == want:
+            from_state.append(s)
         else:
-            conf += confusions(want, valued)
+            conf += confusions(want, supplied)
     read_through = tuple(s for s in space_ids if s in truth.occluded
-                         and (results.get(s) is not None and not results[s].occluded))
+                         and (results.get(s) is not None and not results[s].occluded
+                              and not getattr(results[s], "unsure", False)))
     return FrameScore(True, truth.hand, right, scored, tuple(wrong), tuple(false_flags), clear, read_through,
-                      len(truth.occluded), tuple(partly_flagged), tuple(partly_read), conf, tuple(unvalued))
+                      len(truth.occluded), tuple(partly_flagged), tuple(partly_read), conf, tuple(from_state),
+                      tuple(unsure))
 
 
 # --------------------------------------------------------------------------------------------
@@ -175,8 +186,8 @@ class FrameResult:
             out["wrong"] = [w.to_json() for w in s.wrong if w.read is not None]
             out["false_flags"] = list(s.false_flags)
             out["read_through"] = list(s.read_through)
-            if s.unvalued:
-                out["unvalued"] = list(s.unvalued)
+            if s.from_state:
+                out["right_with_state"] = list(s.from_state)
             if s.partly_flagged or s.partly_read:
                 out["partly_occluded"] = {"flagged": list(s.partly_flagged), "read": list(s.partly_read)}
         return out
@@ -192,15 +203,30 @@ def watched_frame(image: np.ndarray, width: int | None) -> tuple[np.ndarray, np.
     return cv2.resize(image, (width, h), interpolation=cv2.INTER_AREA), image
 
 
+def hidden_under_of(layout: Layout) -> HiddenUnder:
+    """The pieces that others may hide in the game the layout is for (``Game.hidden_under``); none
+    for a layout that names no game the registry knows."""
+    from scorer.core.registry import UnknownGame, get_game
+
+    if not layout.game:
+        return {}
+    try:
+        return get_game(layout.game).hidden_under()
+    except UnknownGame:
+        return {}
+
+
 def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], space_ids: Sequence[str], *,
                  limit: int | None = None, progress: Callable[[int, int, FrameResult, float], None] | None = None,
                  on_frame: Callable[[Frame, np.ndarray, Any, FrameResult], None] | None = None,
-                 warn: Warn | None = None, watch_width: int | None = None) -> tuple[list[FrameResult], list[str]]:
+                 warn: Warn | None = None, watch_width: int | None = None,
+                 hidden_under: HiddenUnder | None = None) -> tuple[list[FrameResult], list[str]]:
     """Read every frame with a fresh reader for its table and score it. Returns the results and
     the frames skipped (unreadable images, with a warning). ``progress(i, n, result, running
     per-space accuracy)`` after each frame; ``on_frame(frame, image, detection, result)`` too.
     ``watch_width``: the frames are detail stills; each is read scaled down to this width (as a
-    camera's low-resolution stream shows it) with the still itself as the reader's ``detail``."""
+    camera's low-resolution stream shows it) with the still itself as the reader's ``detail``.
+    ``hidden_under``: as ``score_frame`` (``hidden_under_of(layout)``)."""
     frames = frame_set.frames[:limit] if limit else frame_set.frames
     results: list[FrameResult] = []
     skipped: list[str] = []
@@ -219,7 +245,7 @@ def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], s
         det = reader.read(watched, at=float(i), detail=detail)
         ms = (time.perf_counter() - t0) * 1e3
         reg = det.registration
-        score = score_frame(fr.truth, det.spaces, space_ids, bool(reg.usable))
+        score = score_frame(fr.truth, det.spaces, space_ids, bool(reg.usable), hidden_under)
         res = FrameResult(fr.stem, fr.truth.table, score, ms, str(reg.status))
         results.append(res)
         right += score.right
@@ -257,15 +283,17 @@ def summarise(results: Sequence[FrameResult], top: int = 10) -> dict[str, Any]:
             "without_hand": _ratio(sum(s.board_right for s in no_hand), len(no_hand)),
             "with_hand": _ratio(sum(s.board_right for s in hand), len(hand)),
         },
-        # spaces read right but for values left out (token-?), which the referee takes from the game
-        # state: the per-space and whole-board figures the referee sees while the state knows them
-        "values_from_state": {
-            "spaces": sum(len(s.unvalued) for s in reg),
-            "per_space": _ratio(right + sum(len(s.unvalued) for s in reg), scored),
-            "whole_board_without_hand": _ratio(sum(s.board_right_with_values for s in no_hand), len(no_hand)),
+        # spaces read right but for what the referee takes from the game state (values left out, pieces
+        # hidden under others): the per-space and whole-board figures the referee sees while the state knows them
+        "with_state": {
+            "spaces": sum(len(s.from_state) for s in reg),
+            "per_space": _ratio(right + sum(len(s.from_state) for s in reg), scored),
+            "whole_board_without_hand": _ratio(sum(s.board_right_with_state for s in no_hand), len(no_hand)),
         },
         "read_through_occlusion": _ratio(sum(len(s.read_through) for s in reg), sum(s.occluded for s in reg)),
         "false_occlusion_flags": _ratio(sum(len(s.false_flags) for s in reg), sum(s.clear for s in reg)),
+        # of those, spaces the reader saw but did not read sure (a face, a value): not taken for a hand
+        "unsure": sum(len(s.unsure) for s in reg),
         "not_registered": _ratio(len(results) - len(reg), len(results)),
         "partly_occluded": {"flagged": sum(len(s.partly_flagged) for s in reg),
                             "read": sum(len(s.partly_read) for s in reg)},

@@ -164,6 +164,7 @@ class Layout:
     pieces: Mapping[str, PieceSpec]
     players: Mapping[str, tuple[int, int, int]]
     board: str | None = None
+    game: str | None = None  # the game (registry id) the layout is for, when it says
     provisional: bool = False
     background_rgb: tuple[int, int, int] = (226, 214, 184)
     regions: tuple[Mapping[str, Any], ...] = ()
@@ -315,6 +316,7 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
         pieces=pieces,
         players=players,
         board=data.get("board"),
+        game=data.get("game") if isinstance(data.get("game"), str) else None,
         provisional=bool(data.get("provisional", False)),
         background_rgb=tuple(data.get("background_rgb", (226, 214, 184))),
         regions=tuple(data.get("regions", ())),

@@ -472,8 +472,11 @@ class TableReader:
             counts, face_unsure = self.faces.apply(counts, corrected, raw, view=frame_view(frame, reg, self._still))
         spaces = []
         for i, sp in enumerate(self.layout.spaces):
-            if i in occ.spaces or i in face_unsure or (seen is not None and i in seen.unsure):  # unsure: unread
+            if i in occ.spaces:
                 spaces.append(SpaceResult(sp.id, (), 0.0, True))
+                continue
+            if i in face_unsure or (seen is not None and i in seen.unsure):  # seen, not read sure: never guessed
+                spaces.append(SpaceResult(sp.id, (), 0.0, unsure=True))
                 continue
             spaces.append(self._space_result(i, counts.get(i)))
         t_end = time.perf_counter()

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Generic, Iterator, Mapping, Sequence, TypeVar
 
 from scorer.core.observation import ChanceSeen
 from scorer.core.results import Outcome, Scoreboard
-from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message, Violation
+from scorer.core.types import Board, BoardDiff, IllegalMove, InvalidRecord, Message, Piece, Violation
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -226,6 +226,13 @@ class Game(ABC, Generic[S, M]):
         """Owners the sensors report under another name on this table: ``{sensed: owner}`` (a spare
         player colour standing for the neutral pieces, Ming's 2-player ``neutral_colour``). The table
         renames them before anything is read (``Observation.with_owners``). Default: none."""
+        return {}
+
+    def hidden_under(self) -> Mapping[Piece, frozenset[str]]:
+        """Pieces a sensor may not see while a piece of one of these kinds lies on them in the same
+        space (China's fortress under a house): where the engine has one under such a cover, the
+        referee keeps it there when a sensor reads the cover alone (``scorer.core.hidden``).
+        Default: every piece stays visible."""
         return {}
 
     def seen_disagreements(self, state: S, moves: Sequence[M], seen: Mapping[str, tuple[str, ...]]) -> int:

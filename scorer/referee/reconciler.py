@@ -39,7 +39,9 @@ the move itself left to the engine's board is neither read nor flagged, until it
 
 A piece a source read without its value (``token-?``: a Great Wall token whose print is a blur)
 takes the value the engine expects there (``scorer.core.unvalued``); where that is ambiguous (the
-token was just claimed or revealed) the space is not read until a value is read or declared.
+token was just claimed or revealed) the space is not read until a value is read or declared. A
+piece the engine has under another that hides it from above (``Game.hidden_under``: China's
+fortress under a house) is kept there when a sensor reads the cover alone (``scorer.core.hidden``).
 
 ``offset`` (a ``BoardDiff``) is what an authorised override accepted on the table beyond the
 engine's board: the table is expected to be ``visible_board(state)`` plus the offset.
@@ -59,6 +61,7 @@ from typing import Any, Sequence
 
 from scorer.core.game import Explanation, Game
 from scorer.core.types import Board, BoardDiff, Message, Violation
+from scorer.core.hidden import restore as restore_hidden
 from scorer.core.unvalued import resolve as resolve_unvalued
 from scorer.referee.decisions import (AcceptMove, ClearFlag, CloseReason, Decision, Flag, FlagKind, Follow, OrderQuestion,
                                       RaiseFlag, Reading, ReadingChanged, ReconcilerSettings, SignalRefused, Step,
@@ -147,6 +150,8 @@ class Reconciler:
         # pieces a source saw without their value (a token's blurred print) take the value the state
         # expects there; where that is ambiguous the space keeps the expected content (not read)
         sensed, _unread = resolve_unvalued(sensed, expected)
+        # ... and a piece the engine has under another that hides it (a fortress under a house) is still there
+        sensed = restore_hidden(sensed, expected, game.hidden_under())
         player = _player_of(game, state)
 
         if game.outcome(state) is not None:

@@ -359,7 +359,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     from vision.errors import FrameSetError
     from vision.eval_readers import make_reader_factory
-    from vision.evaluate import evaluate_set, failure_image, load_set, summarise, watched_frame
+    from vision.evaluate import evaluate_set, failure_image, hidden_under_of, load_set, summarise, watched_frame
     from vision.layout import load_layout
 
     if args.limit is not None and args.limit < 1:
@@ -393,7 +393,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     show = None if args.json else _progress_printer("frame")
     progress = (lambda i, n, res, acc: show(i, n, f"{res.stem}: per-space so far {100 * acc:.2f}%")) if show else None
     results, skipped = evaluate_set(fs, reader_for, layout.space_ids, limit=args.limit, progress=progress,
-                                    on_frame=on_frame, warn=warn, watch_width=WATCH_WIDTH if args.detail else None)
+                                    on_frame=on_frame, warn=warn, watch_width=WATCH_WIDTH if args.detail else None,
+                                    hidden_under=hidden_under_of(layout))
     if not results:
         raise FrameSetError(f"{fs.root}: no frame could be read")
     summary = summarise(results)
@@ -432,15 +433,16 @@ def _print_eval(m: dict) -> None:
     wb = m["whole_board"]
     print(f"whole-board accuracy: frames without a hand {_pct(wb['without_hand'])}; "
           f"with a hand {_pct(wb['with_hand'])}")
-    vs = m["values_from_state"]
+    vs = m["with_state"]
     if vs["spaces"]:
-        print(f"read but for values (e.g. a token's blurred print, token-?): {vs['spaces']} spaces; with the "
-              f"values the game state supplies (taken from the truth): per space {_pct(vs['per_space'])}, "
-              f"whole board without a hand {_pct(vs['whole_board_without_hand'])}")
+        print(f"right but for what the game state supplies (a value left out: token-?; a piece hidden under "
+              f"another: a fortress under a house): {vs['spaces']} spaces; with it (the truth taken as the state): "
+              f"per space {_pct(vs['per_space'])}, whole board without a hand {_pct(vs['whole_board_without_hand'])}")
     rt = m["read_through_occlusion"]
     print(f"readings through an occlusion: {rt['count']} of {rt['of']} occluded spaces"
           + (f" = {rt['percent']:.2f}%" if rt["of"] else ""))
-    print(f"false occlusion flags: {_pct(m['false_occlusion_flags'], 'visible spaces')}")
+    print(f"false occlusion flags: {_pct(m['false_occlusion_flags'], 'visible spaces')}"
+          + (f" (of which {m['unsure']} not for a hand: seen, not read sure)" if m.get("unsure") else ""))
     print(f"frames not registered: {_pct(m['not_registered'], 'frames')}")
     po = m["partly_occluded"]
     if po["flagged"] or po["read"]:

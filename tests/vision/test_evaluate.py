@@ -10,7 +10,7 @@ import pytest
 from scorer.core.types import Piece
 from tableref.cli import main
 from vision.errors import FrameSetError
-from vision.evaluate import NONE, FrameResult, load_set, parse_truth, score_frame, summarise
+from vision.evaluate import NONE, FrameResult, hidden_under_of, load_set, parse_truth, score_frame, summarise
 from vision.layout import load_layout
 
 RED_HOUSE, RED_EM, BLUE_EM = Piece("red", "house"), Piece("red", "emissary"), Piece("blue", "emissary")
@@ -95,14 +95,25 @@ def test_a_value_left_out_is_not_right_but_no_confusion_and_right_with_the_state
     t = truth(pieces={"a": [n(5), n(2), wall], "b": [n(7), n(3)], "c": [n(4), n(1)]})
     s = score_frame(t, [res("a", n("?"), n("?"), wall), res("b", n("?"), n("?"), Piece("grey", "dragon")),
                         res("c", n(4), n(1))], ("a", "b", "c"))
-    assert (s.right, s.scored) == (1, 3) and s.unvalued == ("a",) and not s.board_right and s.board_right_with_values is False
+    assert (s.right, s.scored) == (1, 3) and s.from_state == ("a",) and not s.board_right and s.board_right_with_state is False
     assert s.confusions == Counter({(NONE, "grey:dragon"): 1})  # b: the dragon is wrong, its tokens are not
     m = summarise([FrameResult("x", None, s, 1.0)])
     assert m["per_space"]["count"] == 1 and m["errors_total"] == 1
-    assert m["values_from_state"]["spaces"] == 1 and m["values_from_state"]["per_space"]["count"] == 2
+    assert m["with_state"]["spaces"] == 1 and m["with_state"]["per_space"]["count"] == 2
     whole = score_frame(t, [res("a", n("?"), n(2), wall), res("b", n(7), n("?")), res("c", n(4), n(1))], ("a", "b", "c"))
-    assert whole.board_right_with_values and not whole.board_right
-    assert summarise([FrameResult("y", None, whole, 1.0)])["values_from_state"]["whole_board_without_hand"]["count"] == 1
+    assert whole.board_right_with_state and not whole.board_right
+    assert summarise([FrameResult("y", None, whole, 1.0)])["with_state"]["whole_board_without_hand"]["count"] == 1
+
+
+def test_a_fortress_hidden_under_a_house_is_right_with_the_state_only_where_the_game_says_it_hides():
+    fort, house = Piece("neutral", "fortress"), Piece("red", "house")
+    t = truth(pieces={"a": [fort, house], "b": [fort]})
+    got = [res("a", house), res("b")]  # a: the fortress under the house not seen; b: a bare fortress missed
+    hides = {fort: frozenset({"house"})}
+    s = score_frame(t, got, ("a", "b"), hidden_under=hides)
+    assert s.right == 0 and s.from_state == ("a",) and s.confusions == Counter({("neutral:fortress", NONE): 1})
+    assert score_frame(t, got, ("a", "b")).from_state == ()  # a game that names no hidden piece: both missed
+    assert hidden_under_of(load_layout("china-a")) == hides and hidden_under_of(load_layout("great-wall")) == {}
 
 
 # --------------------------------------------------------------------------------------------

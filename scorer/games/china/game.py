@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from scorer.core.game import Explanation
-from scorer.core.types import Board
-from scorer.games.china.engine import ChinaEngine
+from scorer.core.types import Board, Piece
+from scorer.games.china.engine import NEUTRAL_FORTRESS, ChinaEngine
 from scorer.games.china.explain import explain
-from scorer.games.china.moves import ChinaMove
+from scorer.games.china.moves import HOUSE, ChinaMove
 from scorer.games.china.state import ChinaState
 
 
@@ -15,6 +17,11 @@ class ChinaGame(ChinaEngine):
 
     def explain(self, state: ChinaState, sensed: Board) -> tuple[Explanation[ChinaMove], ...]:
         return explain(self, state, sensed)
+
+    def hidden_under(self) -> Mapping[Piece, frozenset[str]]:
+        """A house on a fortress often covers it whole from above (docs/vision.md, "fortresses under
+        houses"): a camera reading the house alone has not seen the fortress go."""
+        return {NEUTRAL_FORTRESS: frozenset({HOUSE})}
 
 
 GAME = ChinaGame()
