@@ -121,9 +121,8 @@ def contents_agree(a: Iterable[tuple[Piece, int]], b: Iterable[tuple[Piece, int]
     ca, cb = Counter(dict(a)), Counter(dict(b))
     if ca == cb:
         return True
-    ra = resolve_content(ca, cb)
-    rb = resolve_content(cb, ca)
-    return ra is not None and rb is not None and (ra == cb or rb == ca)
+    ra, rb = resolve_content(ca, cb), resolve_content(cb, ca)
+    return (ra is not None and ra == cb) or (rb is not None and rb == ca)
 
 
 __all__ = ["UNVALUED", "contents_agree", "is_unvalued", "resolve", "resolve_content", "unvalued"]
