@@ -370,6 +370,7 @@ class CameraDevice:
         if last is not None:
             out["registration"] = last[1].registration.to_json()
             out["occluded"] = list(last[1].occluded)
+            out["unsure"] = list(last[1].unsure)  # seen, not read sure (no hand)
         if self._dice_reading is not None:
             out["dice"] = self._dice_reading.to_json()
         return out

@@ -201,7 +201,7 @@ class CardReader(TableReader):
         card_label = np.int16(len(self.colours.owners))
         strict[self.card_zone & ((strict == UNKNOWN) | ((strict == -2) & maps.weak))] = card_label
         lost = self.print_watcher.lost(maps.lab[..., 0])
-        occ = self.occlusion.find(maps, strict, lost)
+        occ = self.occlusion.find(maps, strict, lost, blur=lambda: self.blur_meter.sigma(corrected))
         hidden = set(occ.spaces) | self._arm(maps)
         hidden |= self._print_hidden(lost, maps)
         t_occ = time.perf_counter()

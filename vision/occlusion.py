@@ -23,6 +23,9 @@ from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
 
 HALO_MM = 4.0  # weak difference this close to a piece is its blur, shadow or reflection
+BLURRED_PX = 5.0  # a frame the corner markers show this blurred (px at the board's scale, ~1 px/mm) is read as
+                  # blurred by the hand test (``OcclusionFinder.find``). Photoreal Ming tune: the two frames whose
+                  # pieces' smears and lost print made hands without one 7.0; every other frame 0-3.5
 EDGE_MM = 12.0  # an arm crosses the board's edge
 EDGE_HAND_PIECES = 1.0  # area, in biggest-piece footprints, of a foreground region reaching the edge
 CLOSE_MM = 2.5  # gaps this wide inside a region are closed (an arm's colour breaks up over the print)
@@ -109,7 +112,29 @@ class OcclusionFinder:
 
     def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None,
              seed: np.ndarray | None = None, covered: np.ndarray | None = None,
-             faded_print: np.ndarray | Callable[[], np.ndarray] | None = None) -> Occlusion:
+             faded_print: np.ndarray | Callable[[], np.ndarray] | None = None,
+             blur: Callable[[], float] | None = None) -> Occlusion:
+        """The hand, as ``_find`` finds it; in a frame found to hide spaces, ``blur`` (the frame's blur,
+        px at the board's scale, as the corner markers show it: ``vision.frame_blur.BlurMeter``) is
+        asked, and a frame blurred ``BLURRED_PX`` or more is looked at again as blurred: a piece's
+        colour smeared up to ``HALO_MM`` + that blur round it is its blur, and print lost anywhere only
+        faded (it makes no hand on its own; a hand found otherwise still grows over it). Photoreal Ming
+        tune: two frames without a hand, motion-blurred 7 px, showed 46 spaces "under a hand" made of
+        pieces' smears and print the blur took."""
+        occ = self._find(maps, labels, lost_print, seed, covered, faded_print, self.halo_kernel)
+        if not occ.spaces or blur is None:
+            return occ
+        sigma = blur()
+        if sigma < BLURRED_PX:
+            return occ
+        r = max(1, int(round((HALO_MM + sigma) * self.s)))
+        halo = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        return self._find(maps, labels, lost_print, seed, covered,
+                          lost_print if lost_print is not None else faded_print, halo)
+
+    def _find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None,
+              seed: np.ndarray | None, covered: np.ndarray | None,
+              faded_print: np.ndarray | Callable[[], np.ndarray] | None, halo_kernel: np.ndarray) -> Occlusion:
         """``seed`` (bool, board px): evidence already known to be a hand (an arm the colour of the
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
         short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
@@ -123,7 +148,7 @@ class OcclusionFinder:
         # a piece read by its look blurs into the board as much as one of a learned colour: its weak rim
         # beyond the outline explained is no hand either (photoreal-cheops2 tune t00-004: 2167 px round
         # matched tiles, with two unmatched laws, made a hand of 21 spaces in a frame without one)
-        near_piece = cv2.dilate(known if covered is None else known | covered.astype(np.uint8), self.halo_kernel) > 0
+        near_piece = cv2.dilate(known if covered is None else known | covered.astype(np.uint8), halo_kernel) > 0
         seen_unexplained = (labels == UNKNOWN) | (maps.weak & ~near_piece & (labels == -2))
         unexplained = seen_unexplained
         faded = None

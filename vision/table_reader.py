@@ -30,6 +30,7 @@ from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
 from vision.enrolment_margins import table_raises
 from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, LightNormaliser, grow_pieces
+from vision.frame_blur import BlurMeter
 from vision.hand_evidence import masked as masked_for_hands
 from vision.layout import Layout, SpaceShape
 from vision.occlusion import OcclusionFinder
@@ -86,6 +87,8 @@ class TableReader:
         biggest = max(sz.area_mm2 for sz in model.sizes.values())
         self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, self._heap_zones(w, h),
                                          list(layout.marker_corners_mm().values()), self.fg.ref)
+        # how blurred a frame is, on the corner markers: asked by the hand test of a frame it finds a hand in
+        self.blur_meter = BlurMeter(model.reference, self.occlusion.marker_print)
         centres = np.array([sp.centre for sp in layout.spaces], float)
         usual = [layout.usual_kinds(sp) for sp in layout.spaces]
         limits = {k: spec.per_owner for k, spec in layout.pieces.items() if spec.per_owner}
@@ -446,7 +449,7 @@ class TableReader:
                                                                    self.s)
         occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost,
                                   None if seen is None else seen.arm, None if seen is None else seen.explained > 0,
-                                  lambda: print_loss.faded)
+                                  lambda: print_loss.faded, lambda: self.blur_meter.sigma(corrected))
         if seen is not None:  # a pale "piece" touching a hand may be its skin: unread, and it hides what the hand would
             touched = seen.touching(occ.mask)
             if touched:
