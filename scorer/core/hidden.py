@@ -51,4 +51,43 @@ def restore(sensed: Board, expected: Board, hidden_under: HiddenUnder) -> Board:
     return Board.from_counts(cells) if changed else sensed
 
 
-__all__ = ["HiddenUnder", "restore", "restore_content"]
+class SeenThisTurn:
+    """Hideable pieces a sensor saw placed since the engine's board last changed, kept under their
+    cover. A player lays the fortress, then a house on it, in one turn: the camera saw the fortress
+    stand alone for a moment, then sees the house alone. The engine does not have the fortress yet
+    (``restore`` cannot help), but what was seen there is still there while a cover lies on it. A
+    space seen with neither the piece nor a cover forgets it (the fortress was taken back)."""
+
+    def __init__(self) -> None:
+        self._expected: Board | None = None
+        self._seen: dict[str, Counter[Piece]] = {}
+
+    def apply(self, sensed: Board, expected: Board, hidden_under: HiddenUnder) -> Board:
+        """``sensed`` (after ``restore``) with what was seen this turn under a cover put back; it also
+        remembers what ``sensed`` shows."""
+        if not hidden_under:
+            return sensed
+        if expected != self._expected:  # a move was taken (or undone): a new turn on the table
+            self._expected, self._seen = expected, {}
+        cells = sensed.as_dict()
+        changed = False
+        for space in set(cells) | set(self._seen):
+            got = Counter(cells.get(space, Counter()))
+            want = expected.pieces(space)
+            seen = self._seen.setdefault(space, Counter())
+            for piece, covers in hidden_under.items():
+                covering = sum(n for p, n in got.items() if p.kind in covers)
+                if got[piece] > want[piece]:
+                    seen[piece] = max(seen[piece], got[piece] - want[piece])  # placed this turn, and seen
+                elif not covering:
+                    seen.pop(piece, None)  # neither more of it nor a cover there: taken back
+                target = want[piece] + seen[piece]
+                if covering and got[piece] < target:
+                    got[piece] = min(target, got[piece] + covering)
+                    cells[space], changed = got, True
+            if not +seen:
+                del self._seen[space]
+        return Board.from_counts(cells) if changed else sensed
+
+
+__all__ = ["HiddenUnder", "SeenThisTurn", "restore", "restore_content"]

@@ -41,7 +41,8 @@ A piece a source read without its value (``token-?``: a Great Wall token whose p
 takes the value the engine expects there (``scorer.core.unvalued``); where that is ambiguous (the
 token was just claimed or revealed) the space is not read until a value is read or declared. A
 piece the engine has under another that hides it from above (``Game.hidden_under``: China's
-fortress under a house) is kept there when a sensor reads the cover alone (``scorer.core.hidden``).
+fortress under a house) is kept there when a sensor reads the cover alone (``scorer.core.hidden``),
+and so is one the table showed placed this turn before its cover went on (``SeenThisTurn``).
 
 ``offset`` (a ``BoardDiff``) is what an authorised override accepted on the table beyond the
 engine's board: the table is expected to be ``visible_board(state)`` plus the offset.
@@ -61,7 +62,7 @@ from typing import Any, Sequence
 
 from scorer.core.game import Explanation, Game
 from scorer.core.types import Board, BoardDiff, Message, Violation
-from scorer.core.hidden import restore as restore_hidden
+from scorer.core.hidden import SeenThisTurn, restore as restore_hidden
 from scorer.core.unvalued import resolve as resolve_unvalued
 from scorer.referee.decisions import (AcceptMove, ClearFlag, CloseReason, Decision, Flag, FlagKind, Follow, OrderQuestion,
                                       RaiseFlag, Reading, ReadingChanged, ReconcilerSettings, SignalRefused, Step,
@@ -98,6 +99,7 @@ class Reconciler:
         self._busy_since: float | None = None
         self._last_change = 0.0
         self.follow: Follow | None = None  # the table catching up with what the rules moved by themselves
+        self._hidden_seen = SeenThisTurn()  # hideable pieces seen placed this turn (a fortress, then a house on it)
 
     # -- commands -------------------------------------------------------------------------
     def signal(self, reason: CloseReason, now: float) -> None:
@@ -131,6 +133,7 @@ class Reconciler:
         self._set_reading(None, out)
         self._clear_flag(reason, out)
         self.suppressed = self.follow = None
+        self._hidden_seen = SeenThisTurn()
         self.cards.clear()
         self._signal = None
         return out
@@ -150,8 +153,10 @@ class Reconciler:
         # pieces a source saw without their value (a token's blurred print) take the value the state
         # expects there; where that is ambiguous the space keeps the expected content (not read)
         sensed, _unread = resolve_unvalued(sensed, expected)
-        # ... and a piece the engine has under another that hides it (a fortress under a house) is still there
-        sensed = restore_hidden(sensed, expected, game.hidden_under())
+        # ... and a piece the engine has under another that hides it (a fortress under a house) is still there,
+        # as is one the table showed placed this turn before a cover went on it
+        hides = game.hidden_under()
+        sensed = self._hidden_seen.apply(restore_hidden(sensed, expected, hides), expected, hides)
         player = _player_of(game, state)
 
         if game.outcome(state) is not None:
