@@ -20,7 +20,7 @@ from scorer.core.game import Game
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "scorer" / "games"
 GAMES = ("china", "cheops", "great_wall", "ming", "zhang_yi")
-SENSING_HOOKS = {"explain", "camera_declarations", "shown_board", "sensed_owners", "seen_disagreements"}  # what game.py may add to the rules (scorer.core.game.Game)
+SENSING_HOOKS = {"explain", "camera_declarations", "shown_board", "sensed_owners", "seen_disagreements", "hidden_under"}  # what game.py may add to the rules (scorer.core.game.Game)
 MAX_ENGINE_LINES = 520
 
 
