@@ -59,7 +59,8 @@ def lab_to_hex(lab: Any) -> str:
 
 def model_summary(model: Any, layout: Any) -> dict[str, Any]:
     """What the result step shows: per colour its learned shades (swatches), per piece type its
-    footprint against the layout's nominal one, and whether each was enrolled or is nominal."""
+    footprint against the layout's nominal one, whether each was enrolled or is nominal, and what the
+    camera at this distance will not read (``vision.readability``)."""
     import numpy as np
 
     colours = []
@@ -74,8 +75,11 @@ def model_summary(model: Any, layout: Any) -> dict[str, Any]:
         sizes.append({"owner": str(piece.owner), "kind": piece.kind, "area_mm2": round(float(size.area_mm2), 1),
                       "nominal_mm2": None if nominal is None else round(nominal, 1),
                       "height_mm": float(size.height_mm), "enrolled": bool(size.enrolled)})
+    from vision.readability import cannot_read
+
     return {"enrolled": bool(model.enrolled), "created": float(model.created), "notes": list(model.notes),
-            "colours": colours, "sizes": sizes}
+            "colours": colours, "sizes": sizes,
+            "cannot_read": [m.to_json() for m in cannot_read(layout, model)]}
 
 
 def _missing_markers(registration: Any, layout: Any) -> list[dict[str, Any]]:

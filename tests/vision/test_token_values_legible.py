@@ -5,6 +5,7 @@ picking among near-equal correlations, read four photoreal tokens' values wrong 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -48,3 +49,25 @@ def test_a_photoreal_table_at_1280_cannot_read_token_values_in_the_watched_frame
               if str(from_token(k).owner) == "neutral" and from_token(k).kind.startswith("token-")}
     assert len(tokens) >= 5 and not values_legible(tokens)
     assert not CardReader(layout, model).token_finder.legible
+
+
+def test_the_enrolment_says_what_the_camera_cannot_read_at_this_distance() -> None:
+    """The photoreal table at 1280 is told, in the players' languages, that token values will come
+    from the game; a table whose faces tell values apart, or that has detail stills' faces, is not."""
+    from tableref.camera_enrolment import model_summary
+    from vision.card_detail import DETAIL
+    from vision.readability import cannot_read
+
+    layout = load_layout("great-wall")
+    tdir = PHOTOREAL_TUNE / "tables" / "t00"
+    board: Board = load_truth(tdir / "enrol.json", layout).board()
+    model = card_model_from_photos(layout, read_image(tdir / "empty.jpg"), read_image(tdir / "enrol.jpg"), board)
+    said = model_summary(model, layout)["cannot_read"]
+    assert [m["en"] for m in said] == [cannot_read(layout, model)[0].get("en")]
+    assert "detail_width" in said[0]["en"] and said[0]["zh"] and said[0]["zh-Hant"]
+    legible = dataclasses.replace(model, faces={**model.faces, **{k: _digit_faces(36)[k] for k in _digit_faces(36)}})
+    legible = dataclasses.replace(legible, faces={k: f for k, f in legible.faces.items()
+                                                  if not (k.startswith("neutral:token-") and k not in _digit_faces(36))})
+    assert cannot_read(layout, legible) == []
+    stills = dataclasses.replace(model, faces={**model.faces, f"neutral:token-5{DETAIL}": model.faces["neutral:token-5"]})
+    assert cannot_read(layout, stills) == []

@@ -225,7 +225,27 @@ def test_the_page_walks_the_three_steps_with_the_synthetic_camera(camera_server,
     assert page.locator("#ce-sizes tr").count() == len(plan)
     assert page.locator("#ce-colours rect").count() >= 6
     assert page.locator("#ce-sizes").text_content().count("enrolled") == len(plan)
+    assert page.locator("#ce-cannot-read").is_hidden()  # a China table close enough: nothing it cannot read
     screenshot(page, "camera-enrol-3-result")
+    # what a camera cannot read at its distance is shown in the page's language (vision.readability: as the
+    # server says it of a Great Wall table at ~0.5 px/mm; tests/vision/test_token_values_legible.py)
+    from scorer.core.types import Message
+
+    said = Message.t("vision.readability.token_values").to_json()
+
+    def with_notice(route) -> None:
+        got = route.fetch().json()
+        if got.get("result"):
+            got["result"]["cannot_read"] = [said]
+        route.fulfill(json=got)
+
+    page.route("**/api/camera/enrol", with_notice)
+    page.reload()
+    page.wait_for_selector('#ce-progress[data-step="3"]', timeout=10_000)
+    page.wait_for_selector("#ce-cannot-read li", timeout=5000)
+    assert page.locator("#ce-cannot-read").is_visible()
+    assert page.locator("#ce-cannot-read li").text_content() == said["en"]
+    page.unroute("**/api/camera/enrol")
     for space, piece in plan.items():
         rig.synthetic.remove(space, piece)
     page.click("#ce-save")

@@ -62,6 +62,9 @@
     const st = $("#ce-result-state");
     st.dataset.enrolled = String(!!r.enrolled);
     st.textContent = r.enrolled ? t("cenrol.result_enrolled") : t("cenrol.result_nominal");
+    const warn = clear($("#ce-cannot-read"));  // what this camera, at this distance, will not read
+    for (const m of r.cannot_read || []) warn.append(el("li", { text: pick(m) }));
+    warn.hidden = !(r.cannot_read || []).length;
     const cols = clear($("#ce-colours"));
     for (const c of r.colours || []) {
       const sw = svg("svg", { viewBox: `0 0 ${c.swatches.length * 26} 24`, width: c.swatches.length * 26, height: 24, "aria-hidden": "true" });
