@@ -40,11 +40,11 @@ from vision.card_detail import DetailValues
 from vision.card_enrol import BOARD, board_colours, card_colours, cross_panel_centre, faces_of, panel_centre
 from vision.card_rows import (INDEX_X, OWNER_Y, PANEL_Y, TOKEN_Y_MM, Row, card_kinds, card_row, covered_card,
                               crosswise_kinds, token_spots)
-from vision.card_tokens import TokenFinder, values_legible
+from vision.card_tokens import TokenFinder, token_faces, values_legible
 from vision.colour_classes import UNKNOWN, ColourClassifier
 from vision.detection import Detection, SpaceResult
 from vision.enrolment import TableModel
-from vision.faces import FaceBook, from_token
+from vision.faces import FaceBook
 from vision.layout import Layout
 from vision.registration import Registrar, Registration
 from vision.table_reader import TableReader
@@ -166,10 +166,8 @@ class CardReader(TableReader):
         self.token_d = d
         self.detail_values = DetailValues(layout, faces)  # token faces for the detail still
         self._watched: tuple[np.ndarray, Registration] | None = None  # the frame being read (``_finer_value``)
-        tokens = {k: f for k, f in faces.items() if from_token(k).kind in self.token_kinds
-                  and str(from_token(k).owner) == "neutral"}
         self.token_finder = TokenFinder(self.model.reference, s, d, self.token_kinds, self._best, self._finer_value,
-                                        legible=values_legible(tokens))
+                                        legible=values_legible(token_faces(layout, faces)))
 
     # ------------------------------------------------------------------ per frame
     def _read_part(self, frame: np.ndarray, reg: Registration, thumb: np.ndarray, at: float, t0: float,

@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
-from vision.faces import MIN_MARGIN, SMOOTH_SIGMA
+from vision.faces import MIN_MARGIN, SMOOTH_SIGMA, from_token
+from vision.layout import Layout
 
 TOKEN_SCORE = 0.35  # a token face's correlation: at least this where a token lies ...
 TOKEN_MARGIN = MIN_MARGIN  # ... and its value is sure when the best face beats every other value's by this much
@@ -192,6 +193,18 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(bgr), cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
+def token_faces(layout: Layout, faces: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The faces of the layout's neutral pieces (the tokens face up) among a table's enrolled
+    ``faces``, as the watched frame shows them (not the detail still's: their kinds carry ``DETAIL``)."""
+    out = {}
+    for k, f in faces.items():
+        piece = from_token(k)
+        spec = layout.pieces.get(piece.kind)
+        if str(piece.owner) == "neutral" and spec is not None and spec.neutral:
+            out[k] = f
+    return out
+
+
 def values_legible(faces: Mapping[str, np.ndarray], step_deg: float = LEGIBLE_STEP_DEG) -> bool:
     """Whether token faces as enrolled (``faces``: one per value, cut from the enrolment photo, so at
     the scale and blur the camera shows tokens at) tell the values apart with ``TOKEN_MARGIN`` to
@@ -221,4 +234,4 @@ def values_legible(faces: Mapping[str, np.ndarray], step_deg: float = LEGIBLE_ST
 
 
 __all__ = ["FINE_SCORE", "FinerValue", "PHANTOM_SCORE", "SPOT_DE", "Token", "TokenFinder", "TOKEN_MARGIN", "TOKEN_SCORE",
-           "TOKEN_RIM", "values_legible"]
+           "TOKEN_RIM", "token_faces", "values_legible"]

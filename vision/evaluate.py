@@ -107,6 +107,16 @@ def confusions(truth: Counter, read: Counter) -> Counter:
     return out
 
 
+def _unsure(result: Any) -> bool:
+    """Seen but not read sure (``SpaceResult.unsure``; a reader's result without the field never is)."""
+    return bool(getattr(result, "unsure", False))
+
+
+def _not_read(result: Any) -> bool:
+    """No reading of the space: no result, a hand over it, or not sure of it."""
+    return result is None or bool(result.occluded) or _unsure(result)
+
+
 def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[str],
                 registered: bool = True, hidden_under: HiddenUnder | None = None) -> FrameScore:
     """Score one frame. ``spaces``: the reader's ``SpaceResult``s (``.space``, ``.pieces`` as
@@ -129,7 +139,7 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
     conf: Counter = Counter()
     for s in visible:
         r = results.get(s)
-        flagged = r is None or bool(r.occluded) or bool(getattr(r, "unsure", False))  # not read, for a hand or unsure
+        flagged = _not_read(r)
         partly = s in truth.partly_occluded
         want = truth.content(s)
         if partly:
@@ -141,7 +151,7 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
         scored += 1
         if flagged:
             false_flags.append(s)
-            if r is not None and getattr(r, "unsure", False):
+            if r is not None and _unsure(r):
                 unsure.append(s)
             wrong.append(WrongSpace(s, _tokens(want), None))
             continue
@@ -156,9 +166,7 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
             from_state.append(s)
         else:
             conf += confusions(want, supplied)
-    read_through = tuple(s for s in space_ids if s in truth.occluded
-                         and (results.get(s) is not None and not results[s].occluded
-                              and not getattr(results[s], "unsure", False)))
+    read_through = tuple(s for s in space_ids if s in truth.occluded and not _not_read(results.get(s)))
     return FrameScore(True, truth.hand, right, scored, tuple(wrong), tuple(false_flags), clear, read_through,
                       len(truth.occluded), tuple(partly_flagged), tuple(partly_read), conf, tuple(from_state),
                       tuple(unsure))
@@ -276,6 +284,7 @@ def summarise(results: Sequence[FrameResult], top: int = 10) -> dict[str, Any]:
     for s in reg:
         conf += s.confusions
     times = [r.read_ms for r in results]
+    supplied = sum(len(s.from_state) for s in reg)
     return {
         "frames": len(results),
         "per_space": _ratio(right, scored),
@@ -286,8 +295,8 @@ def summarise(results: Sequence[FrameResult], top: int = 10) -> dict[str, Any]:
         # spaces read right but for what the referee takes from the game state (values left out, pieces
         # hidden under others): the per-space and whole-board figures the referee sees while the state knows them
         "with_state": {
-            "spaces": sum(len(s.from_state) for s in reg),
-            "per_space": _ratio(right + sum(len(s.from_state) for s in reg), scored),
+            "spaces": supplied,
+            "per_space": _ratio(right + supplied, scored),
             "whole_board_without_hand": _ratio(sum(s.board_right_with_state for s in no_hand), len(no_hand)),
         },
         "read_through_occlusion": _ratio(sum(len(s.read_through) for s in reg), sum(s.occluded for s in reg)),

@@ -22,15 +22,11 @@ def cannot_read(layout: Layout, model: Any) -> list[Message]:
     out: list[Message] = []
     if not is_card_layout(layout) or not getattr(model, "faces", None):
         return out
-    from vision.card_detail import DETAIL
-    from vision.card_tokens import values_legible
-    from vision.faces import from_token
+    from vision.card_detail import detail_faces
+    from vision.card_tokens import token_faces, values_legible
 
-    tokens = {k: f for k, f in model.faces.items() if not k.endswith(DETAIL)
-              and str(from_token(k).owner) == "neutral" and layout.pieces.get(from_token(k).kind) is not None
-              and layout.pieces[from_token(k).kind].neutral}
-    still = any(k.endswith(DETAIL) for k in model.faces)
-    if len(tokens) >= 2 and not still and not values_legible(tokens):
+    tokens = token_faces(layout, model.faces)
+    if len(tokens) >= 2 and not detail_faces(model.faces) and not values_legible(tokens):
         out.append(Message.t("vision.readability.token_values"))
     return out
 

@@ -24,8 +24,8 @@ UNVALUED = "-?"  # the kind suffix of a piece read without its value: "token-?" 
 
 def unvalued(piece: Piece) -> Piece:
     """``piece`` as read without its value (``token-5`` -> ``token-?``)."""
-    family, sep, _ = piece.kind.rpartition("-")
-    if not sep:
+    family = _family(piece.kind)
+    if family is None:
         raise ValueError(f"{piece.kind!r} has no value to leave out (expected <family>-<value>)")
     return Piece(piece.owner, family + UNVALUED)
 

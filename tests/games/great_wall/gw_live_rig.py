@@ -49,9 +49,13 @@ class GreatWallRig:
         end = self.clock.t + seconds
         while self.clock.t < end - 1e-9:
             self.clock.t = round(self.clock.t + dt, 6)
-            readings = tuple(SpaceReading.of(s, self.pieces.get(s, {}), seen=self.seen.get(s, ())) for s in SECTIONS)
+            readings = tuple(SpaceReading.of(s, self.reported(s), seen=self.seen.get(s, ())) for s in SECTIONS)
             self.table.observe(Observation(self.source, self.clock.t, readings))
             self.table.step()
+
+    def reported(self, space: str) -> dict[Piece, int]:
+        """What the source reports lying on ``space``: here, exactly what lies there."""
+        return self.pieces.get(space, {})
 
     def put(self, space: str, owner: str, kind: str) -> None:
         c = self.pieces.setdefault(space, {})

@@ -12,7 +12,6 @@ import pytest
 
 from gw_live_rig import SECTIONS, GreatWallRig
 from scorer.core import Piece
-from scorer.core.observation import Observation, SpaceReading
 from scorer.core.unvalued import unvalued
 
 
@@ -22,15 +21,7 @@ class BlurredTokenCamera(GreatWallRig):
     def __init__(self, path: Path) -> None:
         super().__init__(path, source="camera")
 
-    def run(self, seconds: float = 2.5, dt: float = 0.1) -> None:
-        end = self.clock.t + seconds
-        while self.clock.t < end - 1e-9:
-            self.clock.t = round(self.clock.t + dt, 6)
-            readings = tuple(SpaceReading.of(s, self._seen(s)) for s in SECTIONS)
-            self.table.observe(Observation(self.source, self.clock.t, readings))
-            self.table.step()
-
-    def _seen(self, space: str) -> dict[Piece, int]:
+    def reported(self, space: str) -> dict[Piece, int]:
         out: dict[Piece, int] = {}
         for p, n in self.pieces.get(space, {}).items():
             q = unvalued(p) if p.kind.startswith("token-") else p
