@@ -184,7 +184,9 @@ class AppearanceRead:
 class AppearanceStep:
     """Reads the spaces ``read_by_appearance`` selects, from a table model's faces and kind colours."""
 
-    def __init__(self, layout: Layout, model: TableModel, space_of: np.ndarray):
+    def __init__(self, layout: Layout, model: TableModel, space_of: np.ndarray, blur: BlurMeter | None = None):
+        """``blur``: the reader's own meter of a frame's blur on the corner markers (one for both
+        the faces and the hand test); without one, made here."""
         self.layout = layout
         self.s = model.px_per_mm
         self.space_of = space_of
@@ -222,7 +224,7 @@ class AppearanceStep:
             cv2.fillConvexPoly(self.markers, np.round(grown * self.s).astype(np.int32), 1)
         self.markers = self.markers > 0
         # how blurred a frame is, on the markers: the faces are matched as blurred (vision/frame_blur.py)
-        self.blur = BlurMeter(model.reference, self.markers) if self.book else None
+        self.blur = (blur or BlurMeter(model.reference, self.markers)) if self.book else None
         tallest = max((layout.pieces[p.kind].height for p in self.plain), default=0.0)
         self.grow = LEAN_PER_HEIGHT * tallest + GROW_MM  # a plain piece's blob reaches this far out of its space
 

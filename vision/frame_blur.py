@@ -38,18 +38,23 @@ class BlurMeter:
         self.boxes = [tuple(int(v) for v in stats[j, :4]) for j in range(1, n)]
         # each region's reference at each blur, flattened: computed once, the frame is compared with all
         self.blurred = [np.stack([_blur(ref[y:y + h, x:x + w], s).ravel() for s in SIGMAS]) for x, y, w, h in self.boxes]
+        self._last: tuple[np.ndarray, float] | None = None  # the last frame measured: asked twice in a read (faces, hands)
 
     def sigma(self, corrected: np.ndarray) -> float:
         """The frame's extra blur (px): per region, the one whose blurred reference correlates best
         with the frame (light and contrast do not matter); the median over the regions that fit at
         all. 0.0 when none does."""
+        if self._last is not None and self._last[0] is corrected:
+            return self._last[1]
         gray = cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY).astype(np.float32)
         found = []
         for (x, y, w, h), refs in zip(self.boxes, self.blurred):
             fits = _correlations(gray[y:y + h, x:x + w].ravel(), refs)
             if fits.max() >= MIN_FIT:
                 found.append(SIGMAS[int(np.argmax(fits))])
-        return float(np.median(found)) if found else 0.0
+        sigma = float(np.median(found)) if found else 0.0
+        self._last = (corrected, sigma)
+        return sigma
 
 
 def books_for(book: FaceBook, sigma: float) -> list[FaceBook]:

@@ -87,7 +87,8 @@ class TableReader:
         biggest = max(sz.area_mm2 for sz in model.sizes.values())
         self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, self._heap_zones(w, h),
                                          list(layout.marker_corners_mm().values()), self.fg.ref)
-        # how blurred a frame is, on the corner markers: asked by the hand test of a frame it finds a hand in
+        # how blurred a frame is, on the corner markers (the marker print the hand test leaves out, as the
+        # faces' blur is measured on): asked by the faces and by the hand test of a frame it finds a hand in
         self.blur_meter = BlurMeter(model.reference, self.occlusion.marker_print)
         centres = np.array([sp.centre for sp in layout.spaces], float)
         usual = [layout.usual_kinds(sp) for sp in layout.spaces]
@@ -97,7 +98,7 @@ class TableReader:
                                 [sp.area for sp in layout.spaces], narrowest)
         # spaces whose pieces are all neutral (Cheops' tiles and treasures) are read by each kind's
         # look, printed face or colour, instead of counting (vision/appearance.py); None: no such space
-        self.appearance = AppearanceStep(layout, model, self.space_of) or None
+        self.appearance = AppearanceStep(layout, model, self.space_of, self.blur_meter) or None
         # printed pieces counted by colour as plain ones (Zhang Yi's talents on their state's colour): then
         # told apart by face (vision/counted_faces.py); None: no such pieces, or none enrolled
         self.faces = CountedFaces(layout, model.faces, self.s, self.space_of, self.colours.owners, model.sizes) or None
