@@ -39,6 +39,21 @@ MARGIN_MM = 3.0  # spaces this close to a hand are occluded too (fingers, blur)
 PIECE_REACH_MM = 10.0  # print lost this close to a piece: the piece (or its shadow) hides it
 GROW_ROUNDS = 4
 GROW_INTO_PIECES = 1.2  # a blob of piece colour touching the hand and bigger than this many pieces is skin
+# a hand whose evidence breaks into patches (skin read as piece colours, print lost in 8 px blocks, gaps where the
+# skin looks like the board), each smaller than the tests above, and its arm over the margin unseen (own render-set
+# china-a seeds 7302, 7303: 16 and 12 spaces read through). ``_joined_regions``
+JOIN_MIN_PIECES = 0.5  # a region with this much unexplained evidence ...
+JOIN_SEEN_PIECES = 0.25  # ... this much of it colour or difference (not print lost alone) may be part of a hand
+JOIN_MM = 12.5  # ... broken up by gaps up to twice this wide (fingers apart, a palm's print lost in patches)
+JOIN_HAND_PIECES = 2.0  # such regions together, with this much colour or difference (and JOIN_HAND_MM2), are a
+JOIN_HAND_MM2 = 1500.0  # hand, when one of them has more unexplained evidence than this many pieces (and
+JOIN_CORE_PIECES = 1.0  # JOIN_CORE_MM2: a palm; else they may be pieces whose colour was not learned, side by side:
+JOIN_CORE_MM2 = 700.0   # six unknown houses round a China region) and they reach within JOIN_EDGE_MM of the edge
+JOIN_EDGE_MM = 50.0
+GROW_INTO_REGION = 2.5  # a region of evidence (piece colours, unexplained, gaps closed) the growing hand reaches
+                        # and bigger than this many pieces is part of it, unless it lies where a heap can show (a dark
+                        # palm read as piece colours in fragments, each smaller than GROW_INTO_PIECES: own render-set
+                        # china-a seed 7301 t2-0057, seed 7303: 11 of 12 readings through a hand gone)
 MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it (the print is compared in 8 px
                        # blocks) is not compared for a hidden board
 HEAP_UNKNOWN = 0.5  # heaps side by side show less unknown colour than this many pieces' area (blur between colours)
@@ -89,6 +104,12 @@ class OcclusionFinder:
         edge[:e, :] = edge[-e:, :] = True
         edge[:, :e] = edge[:, -e:] = True
         self.edge = edge
+        j = int(round(JOIN_EDGE_MM * px_per_mm))
+        self.join_edge = np.zeros((h, w), bool)
+        self.join_edge[:j, :] = self.join_edge[-j:, :] = True
+        self.join_edge[:, :j] = self.join_edge[:, -j:] = True
+        j = max(1, int(round(JOIN_MM * px_per_mm)))
+        self.join_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * j + 1, 2 * j + 1))
         self.piece_px = biggest_piece_mm2 * px_per_mm ** 2
         r = max(1, int(round(HALO_MM * px_per_mm)))
         self.halo_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
@@ -163,6 +184,9 @@ class OcclusionFinder:
         evidence = ((unexplained > 0) | (known > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_CLOSE, self.close_kernel)
         n, lbl, stats, _ = stats_components(evidence)
+        ev_lbl, ev_n = lbl, n  # (``lbl`` is reused for blobs of one colour below)
+        ev_big = stats[:, cv2.CC_STAT_AREA] > GROW_INTO_REGION * self.piece_px
+        ev_big[0] = False
         hand = np.zeros(labels.shape, bool)
         if n > 1:
             unexpl_px = unexplained > 0
@@ -178,6 +202,7 @@ class OcclusionFinder:
             is_hand[0] = False
             for j in np.flatnonzero(is_hand & ~at_edge_hand & ~unexplained_hand):
                 is_hand[j] = not (self._heap(lbl, j, stats[j]) or self._heaps(lbl, j, stats[j], labels))
+            is_hand |= self._joined_regions(lbl, n, is_hand, unexpl_area, seen_area)
             if is_hand.any():
                 hand = is_hand[lbl]
         if not hand.any() and (seed is None or not seed.any()) and \
@@ -216,6 +241,10 @@ class OcclusionFinder:
             big = touching[too_big[touching]]
             if big.size:
                 grown_hand |= _members(lbl, big, len(too_big))
+            regions = np.unique(ev_lbl[reach & (evidence > 0)])
+            regions = np.array([j for j in regions[ev_big[regions]] if not self._heap(ev_lbl, j, stats[j])], np.int64)
+            if regions.size:
+                grown_hand |= _members(ev_lbl, regions, ev_n)
             if grown_hand.sum() == hand.sum():
                 break
             hand = grown_hand
@@ -224,6 +253,37 @@ class OcclusionFinder:
         if like is not None:
             grown |= dilated(like, self.margin_kernel)
         return Occlusion(grown > 0, self.spaces_hit(grown))
+
+    def _joined_regions(self, lbl: np.ndarray, n: int, is_hand: np.ndarray, unexpl: np.ndarray,
+                        seen: np.ndarray) -> np.ndarray:
+        """Per region of ``lbl``: whether it is part of a hand broken into pieces. Regions with
+        ``JOIN_MIN_PIECES`` of unexplained evidence (``unexpl`` px; ``seen``: of it, colour or difference,
+        not print lost) within ``2 * JOIN_MM`` of one another are a hand together when their colour or
+        difference makes ``JOIN_HAND_PIECES``, one of them is bigger than a piece (``JOIN_CORE_PIECES``: a
+        palm) and they come within ``JOIN_EDGE_MM`` of the board's edge (the arm over the margin unseen:
+        a patch of glare in the middle of the board is no hand)."""
+        out = np.zeros(n, bool)
+        pp = self.piece_px
+        mm2 = self.s ** 2
+        cand = (unexpl >= JOIN_MIN_PIECES * pp) & (seen >= JOIN_SEEN_PIECES * pp) & ~is_hand
+        cand[0] = False
+        ids = np.flatnonzero(cand)
+        if ids.size < 2:
+            return out
+        member = _members(lbl, ids, n)
+        m, joined = cv2.connectedComponents(dilated(member, self.join_kernel), connectivity=8)
+        cluster = np.zeros(n, np.int64)
+        cluster[lbl[member]] = joined[member]
+        c = cluster[ids]
+        tot_s = np.bincount(c, weights=seen[ids], minlength=m)
+        core = np.bincount(c, weights=(unexpl[ids] >= max(JOIN_CORE_PIECES * pp, JOIN_CORE_MM2 * mm2)).astype(np.float64),
+                           minlength=m) > 0
+        near_edge = np.zeros(m, bool)
+        near_edge[np.unique(joined[self.join_edge])] = True
+        hand_cluster = (tot_s >= max(JOIN_HAND_PIECES * pp, JOIN_HAND_MM2 * mm2)) & core & near_edge
+        hand_cluster[0] = False
+        out[ids] = hand_cluster[c]
+        return out
 
     def _near_pieces(self, known: np.ndarray, where: np.ndarray) -> np.ndarray:
         """``cv2.dilate(known, self.piece_reach) > 0`` where it is asked about: inside the boxes of the
