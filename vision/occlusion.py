@@ -26,6 +26,9 @@ HALO_MM = 4.0  # weak difference this close to a piece is its blur, shadow or re
 BLURRED_PX = 5.0  # a frame the corner markers show this blurred (px at the board's scale, ~1 px/mm) is read as
                   # blurred by the hand test (``OcclusionFinder.find``). Photoreal Ming tune: the two frames whose
                   # pieces' smears and lost print made hands without one 7.0; every other frame 0-3.5
+BLURRED_KEEP_PIECES = 0.5  # ... except the lost print of a region the first look took for a hand, mostly lost print,
+BLURRED_KEEP_MM2 = 300.0   # with this much colour or difference of its own (an arm's band over a far board: 395-650 mm²
+                           # each part; the Ming tune's blurred print: at most 112; a piece's smear is mostly colour)
 EDGE_MM = 12.0  # an arm crosses the board's edge
 EDGE_HAND_PIECES = 1.0  # area, in biggest-piece footprints, of a foreground region reaching the edge
 CLOSE_MM = 2.5  # gaps this wide inside a region are closed (an arm's colour breaks up over the print)
@@ -141,8 +144,10 @@ class OcclusionFinder:
         colour smeared up to ``HALO_MM`` + that blur round it is its blur, and print lost anywhere only
         faded (it makes no hand on its own; a hand found otherwise still grows over it). Photoreal Ming
         tune: two frames without a hand, motion-blurred 7 px, showed 46 spaces "under a hand" made of
-        pieces' smears and print the blur took."""
-        occ = self._find(maps, labels, lost_print, seed, covered, faded_print, self.halo_kernel)
+        pieces' smears and print the blur took. Not faded: the print lost in a region the first look
+        took for a hand that shows colour of its own there (``BLURRED_KEEP_MM2``: an arm lying across)."""
+        regions: dict = {}
+        occ = self._find(maps, labels, lost_print, seed, covered, faded_print, self.halo_kernel, regions)
         if not occ.spaces or blur is None:
             return occ
         sigma = blur()
@@ -150,12 +155,20 @@ class OcclusionFinder:
             return occ
         r = max(1, int(round((HALO_MM + sigma) * self.s)))
         halo = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-        return self._find(maps, labels, lost_print, seed, covered,
-                          lost_print if lost_print is not None else faded_print, halo)
+        faded = faded_print
+        if lost_print is not None:
+            # print lost where the region it lies in shows colour or difference of its own is hidden, not faded
+            # (own render-set ming-provisional seed 7401 t2-0033: an arm lying across a far board blurred 6 px,
+            # its band of lost print a fifth colour; taken as faded, 19 spaces were read through it)
+            faded = lost_print
+            if "lbl" in regions:
+                faded = lost_print & ~regions["accompanied"][regions["lbl"]]
+        return self._find(maps, labels, lost_print, seed, covered, faded, halo)
 
     def _find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None,
               seed: np.ndarray | None, covered: np.ndarray | None,
-              faded_print: np.ndarray | Callable[[], np.ndarray] | None, halo_kernel: np.ndarray) -> Occlusion:
+              faded_print: np.ndarray | Callable[[], np.ndarray] | None, halo_kernel: np.ndarray,
+              regions: dict | None = None) -> Occlusion:
         """``seed`` (bool, board px): evidence already known to be a hand (an arm the colour of the
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
         short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
@@ -164,7 +177,8 @@ class OcclusionFinder:
         weak difference within ``HALO_MM`` of them is their blur, as round a piece of a learned colour. ``faded_print``
         (bool, board px, ``structure.PrintLoss.faded``): lost print still there, faint (glare, a
         shadow): it makes no hand on its own, but a hand found otherwise grows over it; or a function making it,
-        called only when print was lost away from pieces (elsewhere it changes nothing)."""
+        called only when print was lost away from pieces (elsewhere it changes nothing). ``regions``: filled
+        with the evidence regions (``lbl``) and which of them are such a hand (``accompanied``)."""
         known = (labels >= 0).astype(np.uint8)
         # a piece read by its look blurs into the board as much as one of a learned colour: its weak rim
         # beyond the outline explained is no hand either (photoreal-cheops2 tune t00-004: 2167 px round
@@ -203,6 +217,11 @@ class OcclusionFinder:
             for j in np.flatnonzero(is_hand & ~at_edge_hand & ~unexplained_hand):
                 is_hand[j] = not (self._heap(lbl, j, stats[j]) or self._heaps(lbl, j, stats[j], labels))
             is_hand |= self._joined_regions(lbl, n, is_hand, unexpl_area, seen_area)
+            if regions is not None:  # for ``find``'s look at a blurred frame
+                accompanied = is_hand & (unexpl_area >= 2 * seen_area) & \
+                    (seen_area >= max(BLURRED_KEEP_PIECES * self.piece_px, BLURRED_KEEP_MM2 * self.s ** 2))
+                accompanied[0] = False
+                regions.update(lbl=lbl, accompanied=accompanied)
             if is_hand.any():
                 hand = is_hand[lbl]
         if not hand.any() and (seed is None or not seed.any()) and \

@@ -2,7 +2,9 @@
 the hand test (``OcclusionFinder.find``'s ``blur``): the smear of a piece's colour reaches further
 than ``HALO_MM`` and blur takes print everywhere, so neither makes a hand there; a hand found
 otherwise (an arm over the board's edge) still does. Photoreal Ming tune: two frames without a hand,
-motion-blurred 7 px, had 46 spaces flagged. Synthetic maps at 1 px per mm."""
+motion-blurred 7 px, had 46 spaces flagged. Synthetic maps at 1 px per mm. Print lost where its region
+shows colour of its own stays a hand's (an arm lying across a far, blurred board): a synthetic band and
+the rendered frame it came from."""
 
 from __future__ import annotations
 
@@ -59,6 +61,20 @@ def test_a_hand_over_the_edge_of_a_blurred_frame_is_still_one() -> None:
     finder = OcclusionFinder(SPACES, (W, H), 1.0, 60.0)
     found = finder.find(_maps(weak), labels, None, blur=lambda: 7.0)
     assert found.spaces == frozenset({0})
+
+
+def test_print_lost_under_an_arm_s_faint_colour_is_hidden_not_faded() -> None:
+    """A band of print lost across the board (an arm lying over space 0, away from the edge) with a fifth
+    of it faint colour: a hand, blurred frame or not. The same band with no colour is blur's (no hand)."""
+    labels = np.full((H, W), -2, np.int16)
+    lost = np.zeros((H, W), bool)
+    lost[105:135, 60:260] = True  # 6000 mm² of print hidden
+    finder = OcclusionFinder(SPACES, (W, H), 1.0, 60.0)
+    weak = np.zeros((H, W), bool)
+    assert finder.find(_maps(weak), labels, lost, blur=lambda: 7.0).spaces == frozenset()
+    weak[105:135, 60:260:5] = True  # the arm's faint colour in strips: a fifth of the band
+    assert finder.find(_maps(weak), labels, lost, blur=lambda: 1.0).spaces == frozenset({0})
+    assert finder.find(_maps(weak), labels, lost, blur=lambda: 7.0).spaces == frozenset({0})
 
 
 def test_the_blur_is_not_measured_when_no_hand_is_found() -> None:

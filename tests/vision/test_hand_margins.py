@@ -202,3 +202,40 @@ def test_a_strongly_tinted_palm_beyond_an_arm_is_its_hand_a_faint_tint_is_not(s)
     assert pale_arm(tinted([arm, palm], [skin, strong]), ref8, busy, s)[at]
     assert not pale_arm(tinted([arm, palm], [skin, faint]), ref8, busy, s)[at]
     assert not pale_arm(tinted([palm], [strong]), ref8, busy, s).any()
+
+
+# ming-provisional, render-set --seed 7401 --frames 80 --tables 4 --hands 0.5 --positions game, frame t2-0033: a pale
+# arm lying across a far board (0.5 px/mm) blurred 6 px at the board's scale, the table t2's own enrolment
+FAR_MING_TABLE = Conditions(size=(1280, 720), fov_deg=68.59491423151215, fill=0.5100459917339475, tilt_deg=9.88310717721567,
+                            tilt_azimuth_deg=322.79941519680017, roll_deg=50.551967945499,
+                            offset=(-0.022456348416962077, -0.006502896883947652), brightness=1.0526094213541368,
+                            white_balance=(0.955386286141383, 1.0408321488962922, 1.136620891746658),
+                            gradient=0.07207844145822437, gradient_deg=74.62167945708384, vignette=0.010900904792311606,
+                            blur_sigma=0.41814937474095076, noise_sigma=2.688248692838857, light_deg=250.40758706683448,
+                            seed=1033027379)
+FAR_MING_FRAME = Conditions(size=(1280, 720), fov_deg=68.59491423151215, fill=0.5137491889564164, tilt_deg=9.91329513071393,
+                            tilt_azimuth_deg=322.41509604232084, roll_deg=50.01375676315655,
+                            offset=(-0.019228324099242092, -0.005749786428037517), brightness=1.217907329577518,
+                            white_balance=(1.107026550733322, 1.0887477224283495, 1.0430523853795042),
+                            gradient=0.12278322005472006, gradient_deg=106.28657928529356, vignette=0.10645494612982907,
+                            shadows=(Shadow(((429.49986099948455, -50), (695.7916838542245, -50), (695.7916838542245, 270.77075363076983),
+                                             (429.49986099948455, 270.77075363076983)), 0.7158232476689765, 17.261643428976633),),
+                            hand=Hand((173.4775638837138, 253.4065978315681), 357.99855333734484, 136.29912143179246,
+                                      0.9165822969758094, PALE_SKIN, 0.8391817142108811),
+                            blur_sigma=1.780501530768006, noise_sigma=6.951974389869168, light_deg=101.50911354199515,
+                            seed=1524924010)
+FAR_MING_ENROLLED = (("p1d2", "red:prince"), ("p1d3-cloister", "blue:family"), ("p2d1-cloister", "yellow:family"),
+                     ("p2d3", "blue:prince"), ("p3d3", "yellow:prince"), ("p3d3-cloister", "red:family"),
+                     ("p5d2-cloister", "green:family"), ("p6d3", "green:prince"))
+FAR_MING_BOARD = {"p4d1": {"blue:prince": 1}, "p5d1": {"red:family": 1, "red:prince": 1}, "p5d2": {"yellow:prince": 1},
+                  "p6d1": {"green:family": 1, "green:prince": 1}, "province-space-p2": {"red:family": 4},
+                  "province-space-p4": {"blue:family": 2}, "province-space-p5": {"blue:family": 2, "yellow:family": 2},
+                  "province-space-p6": {"blue:family": 1, "green:family": 1, "yellow:family": 1}}
+
+
+def test_an_arm_across_a_far_blurred_ming_board_is_not_read_through():
+    """The arm hides the print of a row of districts, its colour a fifth of that band; the frame is blurred
+    enough to be looked at again as blurred (``BLURRED_PX``), where lost print counted as faded and the
+    arm was gone: 19 spaces read through. Print lost with colour of its own stays a hand's."""
+    assert _read_through("ming-provisional", FAR_MING_TABLE, FAR_MING_FRAME, _board(FAR_MING_BOARD), 54,
+                         FAR_MING_ENROLLED) == []
