@@ -102,15 +102,8 @@ class OcclusionFinder:
         self.heaps = heaps or []  # where a heap of pieces on one space can show (bbox, mask): see ``_heap``
         w, h = size
         self.s = px_per_mm
-        e = int(round(EDGE_MM * px_per_mm))
-        edge = np.zeros((h, w), bool)
-        edge[:e, :] = edge[-e:, :] = True
-        edge[:, :e] = edge[:, -e:] = True
-        self.edge = edge
-        j = int(round(JOIN_EDGE_MM * px_per_mm))
-        self.join_edge = np.zeros((h, w), bool)
-        self.join_edge[:j, :] = self.join_edge[-j:, :] = True
-        self.join_edge[:, :j] = self.join_edge[:, -j:] = True
+        self.edge = _border((h, w), int(round(EDGE_MM * px_per_mm)))
+        self.join_edge = _border((h, w), int(round(JOIN_EDGE_MM * px_per_mm)))
         j = max(1, int(round(JOIN_MM * px_per_mm)))
         self.join_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * j + 1, 2 * j + 1))
         self.piece_px = biggest_piece_mm2 * px_per_mm ** 2
@@ -198,9 +191,7 @@ class OcclusionFinder:
         evidence = ((unexplained > 0) | (known > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_CLOSE, self.close_kernel)
         n, lbl, stats, _ = stats_components(evidence)
-        ev_lbl, ev_n = lbl, n  # (``lbl`` is reused for blobs of one colour below)
-        ev_big = stats[:, cv2.CC_STAT_AREA] > GROW_INTO_REGION * self.piece_px
-        ev_big[0] = False
+        ev_lbl, ev_n = lbl, n  # (``lbl`` is reused for blobs of one colour below; ``stats`` stays theirs)
         hand = np.zeros(labels.shape, bool)
         if n > 1:
             unexpl_px = unexplained > 0
@@ -250,6 +241,11 @@ class OcclusionFinder:
         # blobs of piece colour bigger than any one piece (skin can look like a piece colour)
         lbl, too_big = lbl_c, areas > GROW_INTO_PIECES * self.piece_px
         too_big[0] = False
+        # evidence regions bigger than GROW_INTO_REGION pieces, but for heaps: part of a hand that reaches them
+        part = stats[:, cv2.CC_STAT_AREA] > GROW_INTO_REGION * self.piece_px
+        part[0] = False
+        for j in np.flatnonzero(part):
+            part[j] = not self._heap(ev_lbl, j, stats[j])
         loose = (unexplained > 0) | maps.weak_chroma
         if faded is not None:
             loose |= faded
@@ -260,10 +256,10 @@ class OcclusionFinder:
             big = touching[too_big[touching]]
             if big.size:
                 grown_hand |= _members(lbl, big, len(too_big))
-            regions = np.unique(ev_lbl[reach & (evidence > 0)])
-            regions = np.array([j for j in regions[ev_big[regions]] if not self._heap(ev_lbl, j, stats[j])], np.int64)
-            if regions.size:
-                grown_hand |= _members(ev_lbl, regions, ev_n)
+            reached = np.unique(ev_lbl[reach & (evidence > 0)])
+            reached = reached[part[reached]]
+            if reached.size:
+                grown_hand |= _members(ev_lbl, reached, ev_n)
             if grown_hand.sum() == hand.sum():
                 break
             hand = grown_hand
@@ -412,6 +408,14 @@ class OcclusionFinder:
                 if not _in_zone(self.heaps, cl[by:by + bh, bx:bx + bw] == k, x + bx, y + by):
                     return False
         return True
+
+
+def _border(shape: tuple[int, int], width: int) -> np.ndarray:
+    """A board-sized mask (bool) of the band ``width`` px wide along its four edges."""
+    band = np.zeros(shape, bool)
+    band[:width, :] = band[-width:, :] = True
+    band[:, :width] = band[:, -width:] = True
+    return band
 
 
 def _largest(stats: np.ndarray) -> int:

@@ -11,20 +11,13 @@ print in patches all over) are joined: together they are a hand.
 
 from __future__ import annotations
 
-import functools
-from collections import Counter
-
-import cv2
 import numpy as np
 
-from scorer.core.types import Board, Piece
+from hand_frames_testkit import board_of, read_through
 from vision.colour_classes import UNKNOWN
-from vision.enrolment import model_from_photos
 from vision.foreground import ForegroundMaps
-from vision.layout import load_layout
 from vision.occlusion import OcclusionFinder
-from vision.render import Conditions, Hand, render
-from vision.table_reader import TableReader
+from vision.render import Conditions, Hand
 
 W, H = 320, 240  # mm = px
 PIECE_MM2 = 900.0  # China's biggest piece (a house on a fortress) is ~910 mm² here
@@ -101,43 +94,16 @@ def test_patches_too_far_apart_are_not_joined() -> None:
 # rendered frames: china-a, render-set --seed 7301 or 7302 --frames 100 --tables 4 --hands 0.4 --positions game
 # the set's table t1: its empty board and enrolment photo (one piece of each type), as render-set took them
 TABLE_7302 = Conditions(size=(1280, 720), fov_deg=64.06767414176065, fill=0.8387209873528276, tilt_deg=18.628299475750232,
-                   tilt_azimuth_deg=89.33521259557779, roll_deg=177.67107172262752,
-                   offset=(-0.0256994972724515, -0.020417232889603815), brightness=0.9899308431525872,
-                   white_balance=(0.8675233769262786, 1.145281505301662, 1.1055132606780962),
-                   gradient=0.09217093992363024, gradient_deg=100.63691216775415, vignette=0.09848273268018488,
-                   blur_sigma=0.4830474700819572, noise_sigma=2.503155986752938, light_deg=32.54069876113846,
-                   seed=1699012912)
+                        tilt_azimuth_deg=89.33521259557779, roll_deg=177.67107172262752,
+                        offset=(-0.0256994972724515, -0.020417232889603815), brightness=0.9899308431525872,
+                        white_balance=(0.8675233769262786, 1.145281505301662, 1.1055132606780962),
+                        gradient=0.09217093992363024, gradient_deg=100.63691216775415, vignette=0.09848273268018488,
+                        blur_sigma=0.4830474700819572, noise_sigma=2.503155986752938, light_deg=32.54069876113846,
+                        seed=1699012912)
 ENROLLED_7302 = (("han-4", "blue:house"), ("han-5", "red:house"), ("han-dragon", "green:emissary"),
-            ("lu-dragon", "yellow:emissary"), ("qi-5", "violet:house"), ("qi-dragon", "red:emissary"),
-            ("wei-5", "neutral:fortress"), ("wei-dragon", "blue:emissary"), ("yan-5", "yellow:house"),
-            ("zhao-3", "green:house"), ("zhao-dragon", "violet:emissary"))
-
-
-def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
-
-
-@functools.lru_cache(maxsize=2)
-def _reader(table: Conditions, enrolled: tuple[tuple[str, str], ...]) -> TableReader:
-    layout = load_layout("china-a")
-    plan = {s: Piece(*t.split(":")) for s, t in enrolled}
-    empty = _jpeg(render(layout, Board(), table).image, 92)
-    pieces = _jpeg(render(layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}), table).image, 92)
-    return TableReader(layout, model_from_photos(layout, empty, pieces, plan), classifier=None)
-
-
-def _read_through(frame: Conditions, cells: dict[str, str], quality: int, table: Conditions = TABLE_7302,
-                  enrolled: tuple[tuple[str, str], ...] = ENROLLED_7302) -> list[str]:
-    layout = load_layout("china-a")
-    board = Board.from_counts({s: Counter({Piece(*t.split(":")): 1 for t in ts.split(",")}) for s, ts in cells.items()})
-    r = render(layout, board, frame)
-    reader = _reader(table, enrolled)
-    reader.reset()
-    det = reader.read(_jpeg(r.image, quality))
-    assert det.registration.usable
-    return [s.space for s in det.spaces if s.space in r.truth.occluded and not s.occluded]
+                 ("lu-dragon", "yellow:emissary"), ("qi-5", "violet:house"), ("qi-dragon", "red:emissary"),
+                 ("wei-5", "neutral:fortress"), ("wei-dragon", "blue:emissary"), ("yan-5", "yellow:house"),
+                 ("zhao-3", "green:house"), ("zhao-dragon", "violet:emissary"))
 
 
 # t1-0004: a large pale hand over a pink board; its palm, read as yellow houses and print lost, in patches
@@ -151,13 +117,15 @@ PALE_FRAME = Conditions(size=(1280, 720), fov_deg=64.06767414176065, fill=0.8210
                         blur_sigma=1.3109601788557528, noise_sigma=6.991316788652397, light_deg=323.0481178483273,
                         seed=1787537974)
 PALE_CELLS = {
-    "chu-5": "violet:house", "chu-6": "green:house", "han-1": "green:house", "han-2": "green:house",
-    "han-4": "green:house", "han-5": "blue:house", "han-dragon": "green:emissary", "lu-1": "violet:house",
-    "lu-2": "green:house", "lu-3": "blue:house", "lu-4": "blue:house", "lu-dragon": "violet:emissary,green:emissary",
-    "qi-5": "blue:house", "qin-1": "violet:house", "qin-dragon": "blue:emissary", "shu-1": "violet:house",
-    "wei-1": "green:house", "wei-3": "violet:house", "wei-4": "blue:house", "wei-6": "violet:house",
-    "yan-1": "green:house", "yan-5": "blue:house", "yan-dragon": "violet:emissary", "zhao-1": "violet:house",
-    "zhao-2": "blue:house", "zhao-3": "green:house", "zhao-4": "green:house", "zhao-dragon": "blue:emissary",
+    "chu-5": {"violet:house": 1}, "chu-6": {"green:house": 1}, "han-1": {"green:house": 1},
+    "han-2": {"green:house": 1}, "han-4": {"green:house": 1}, "han-5": {"blue:house": 1},
+    "han-dragon": {"green:emissary": 1}, "lu-1": {"violet:house": 1}, "lu-2": {"green:house": 1},
+    "lu-3": {"blue:house": 1}, "lu-4": {"blue:house": 1}, "lu-dragon": {"violet:emissary": 1, "green:emissary": 1},
+    "qi-5": {"blue:house": 1}, "qin-1": {"violet:house": 1}, "qin-dragon": {"blue:emissary": 1},
+    "shu-1": {"violet:house": 1}, "wei-1": {"green:house": 1}, "wei-3": {"violet:house": 1},
+    "wei-4": {"blue:house": 1}, "wei-6": {"violet:house": 1}, "yan-1": {"green:house": 1}, "yan-5": {"blue:house": 1},
+    "yan-dragon": {"violet:emissary": 1}, "zhao-1": {"violet:house": 1}, "zhao-2": {"blue:house": 1},
+    "zhao-3": {"green:house": 1}, "zhao-4": {"green:house": 1}, "zhao-dragon": {"blue:emissary": 1},
 }
 
 # t1-0064: a tan hand over a beige board, its arm over the margin unseen; nothing at all was flagged
@@ -171,26 +139,28 @@ TAN_FRAME = Conditions(size=(1280, 720), fov_deg=64.06767414176065, fill=0.83812
                        blur_sigma=0.49893427108720023, noise_sigma=10.158406650804029, light_deg=170.04931155032367,
                        seed=613276766)
 TAN_CELLS = {
-    "chu-3": "yellow:house", "chu-4": "green:house", "chu-dragon": "yellow:emissary", "han-1": "green:house",
-    "han-2": "red:house", "han-3": "yellow:house", "han-4": "red:house", "han-5": "red:house",
-    "lu-1": "violet:house", "lu-2": "yellow:house", "lu-3": "red:house", "lu-4": "green:house",
-    "lu-dragon": "violet:emissary", "qi-1": "blue:house", "qi-2": "green:house", "qi-3": "red:house",
-    "qi-4": "yellow:house", "qi-5": "yellow:house", "qi-6": "violet:house", "qi-dragon": "violet:emissary,green:emissary",
-    "qin-1": "red:house", "qin-2": "green:house", "qin-3": "blue:house", "qin-4": "violet:house",
-    "qin-5": "blue:house", "qin-6": "yellow:house", "qin-7": "red:house", "qin-dragon": "violet:emissary,blue:emissary",
-    "shu-1": "violet:house", "shu-4": "blue:house", "shu-5": "blue:house", "wei-4": "blue:house",
-    "wei-5": "violet:house", "wei-6": "violet:house", "yan-3": "blue:house", "yan-4": "red:house",
-    "yan-dragon": "blue:emissary", "zhao-1": "red:house", "zhao-2": "violet:house", "zhao-3": "yellow:house",
-    "zhao-4": "green:house", "zhao-5": "red:house", "zhao-6": "green:house", "zhao-dragon": "yellow:emissary,green:emissary",
+    "chu-3": {"yellow:house": 1}, "chu-4": {"green:house": 1}, "chu-dragon": {"yellow:emissary": 1},
+    "han-1": {"green:house": 1}, "han-2": {"red:house": 1}, "han-3": {"yellow:house": 1}, "han-4": {"red:house": 1},
+    "han-5": {"red:house": 1}, "lu-1": {"violet:house": 1}, "lu-2": {"yellow:house": 1}, "lu-3": {"red:house": 1},
+    "lu-4": {"green:house": 1}, "lu-dragon": {"violet:emissary": 1}, "qi-1": {"blue:house": 1},
+    "qi-2": {"green:house": 1}, "qi-3": {"red:house": 1}, "qi-4": {"yellow:house": 1}, "qi-5": {"yellow:house": 1},
+    "qi-6": {"violet:house": 1}, "qi-dragon": {"violet:emissary": 1, "green:emissary": 1}, "qin-1": {"red:house": 1},
+    "qin-2": {"green:house": 1}, "qin-3": {"blue:house": 1}, "qin-4": {"violet:house": 1}, "qin-5": {"blue:house": 1},
+    "qin-6": {"yellow:house": 1}, "qin-7": {"red:house": 1}, "qin-dragon": {"violet:emissary": 1, "blue:emissary": 1},
+    "shu-1": {"violet:house": 1}, "shu-4": {"blue:house": 1}, "shu-5": {"blue:house": 1}, "wei-4": {"blue:house": 1},
+    "wei-5": {"violet:house": 1}, "wei-6": {"violet:house": 1}, "yan-3": {"blue:house": 1}, "yan-4": {"red:house": 1},
+    "yan-dragon": {"blue:emissary": 1}, "zhao-1": {"red:house": 1}, "zhao-2": {"violet:house": 1},
+    "zhao-3": {"yellow:house": 1}, "zhao-4": {"green:house": 1}, "zhao-5": {"red:house": 1},
+    "zhao-6": {"green:house": 1}, "zhao-dragon": {"yellow:emissary": 1, "green:emissary": 1},
 }
 
 
 def test_a_pale_palm_in_patches_over_a_pink_board_is_not_read_through() -> None:
-    assert _read_through(PALE_FRAME, PALE_CELLS, 77) == []
+    assert read_through("china-a", TABLE_7302, PALE_FRAME, board_of(PALE_CELLS), 77, ENROLLED_7302) == []
 
 
 def test_a_tan_hand_whose_arm_is_unseen_is_not_read_through() -> None:
-    assert _read_through(TAN_FRAME, TAN_CELLS, 95) == []
+    assert read_through("china-a", TABLE_7302, TAN_FRAME, board_of(TAN_CELLS), 95, ENROLLED_7302) == []
 
 
 # seed 7301, table t2, frame t2-0057: a dark hand whose palm reads as piece colours in fragments, each
@@ -217,9 +187,11 @@ DARK_FRAME = Conditions(size=(1280, 720), fov_deg=71.68137432309928, fill=0.7457
                                   0.8917978468941757, (170, 120, 90), 0.5571600196839557),
                         blur_sigma=0.6017946653911941, noise_sigma=9.522613129254085, light_deg=242.23347295771757,
                         seed=260572645)
-DARK_CELLS = {"chu-1": "violet:house", "lu-2": "red:house", "lu-3": "green:house", "qin-7": "green:house",
-              "shu-3": "blue:house", "zhao-6": "blue:house"}
+DARK_CELLS = {
+    "chu-1": {"violet:house": 1}, "lu-2": {"red:house": 1}, "lu-3": {"green:house": 1}, "qin-7": {"green:house": 1},
+    "shu-3": {"blue:house": 1}, "zhao-6": {"blue:house": 1},
+}
 
 
 def test_a_dark_palm_read_as_piece_colours_in_fragments_is_not_read_through() -> None:
-    assert _read_through(DARK_FRAME, DARK_CELLS, 93, TABLE_7301, ENROLLED_7301) == []
+    assert read_through("china-a", TABLE_7301, DARK_FRAME, board_of(DARK_CELLS), 93, ENROLLED_7301) == []

@@ -1,58 +1,16 @@
 """Hands the reader read through (vision/occlusion.py, vision/pale_arm.py, vision/table_reader.py), each
 as the project's renderer drew it in a set (``tableref vision render-set``), with its known truth:
 a pale thumb ending just short of a Ming cloister in a coarse view, a pale palm over Cheops' pyramid
-cut off its arm by a tile's outline. The table is enrolled from its own photos, as ``tableref vision
-eval`` does."""
+cut off its arm by a tile's outline, an arm across a far, blurred Ming board. The table is enrolled from
+its own photos, as ``tableref vision eval`` does (hand_frames_testkit.py)."""
 
 from __future__ import annotations
 
-import functools
-from collections import Counter
-
-import cv2
 import numpy as np
 import pytest
 
-from scorer.core.types import Board, Piece
-from vision.enrolment import enrolment_plan, model_from_photos
-from vision.layout import load_layout
-from vision.render import Conditions, Hand, Shadow, render
-from vision.table_reader import TableReader
-
-PALE_SKIN = (245, 205, 180)
-
-
-def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
-
-
-@functools.lru_cache(maxsize=2)
-def _reader(board_id: str, table: Conditions, enrolled: tuple[tuple[str, str], ...] = ()) -> TableReader:
-    """The table enrolled from its empty board and its enrolment photo (``enrolled``: space, piece
-    token; default: ``enrolment_plan``), both as render-set writes them."""
-    layout = load_layout(board_id)
-    plan = {s: Piece(*t.split(":")) for s, t in enrolled} if enrolled else enrolment_plan(layout)
-    empty = _jpeg(render(layout, Board(), table).image, 92)
-    pieces = _jpeg(render(layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}), table).image, 92)
-    return TableReader(layout, model_from_photos(layout, empty, pieces, plan), classifier=None)
-
-
-def _board(cells: dict[str, dict[str, int]]) -> Board:
-    return Board.from_counts({s: Counter({Piece(*t.split(":")): n for t, n in c.items()}) for s, c in cells.items()})
-
-
-def _read_through(board_id: str, table: Conditions, frame: Conditions, board: Board, quality: int,
-                  enrolled: tuple[tuple[str, str], ...] = ()) -> list[str]:
-    layout = load_layout(board_id)
-    r = render(layout, board, frame)
-    reader = _reader(board_id, table, enrolled)
-    reader.reset()
-    det = reader.read(_jpeg(r.image, quality))
-    assert det.registration.usable
-    return [s.space for s in det.spaces if s.space in r.truth.occluded and not s.occluded]
-
+from hand_frames_testkit import PALE_SKIN, board_of, read_through
+from vision.render import Conditions, Hand, Shadow
 
 # ming-provisional, render-set --seed 1330 --positions game, frame t3-0059: 2.2 mm of board per camera px
 MING_TABLE = Conditions(size=(1280, 720), fov_deg=57.03, fill=0.695, tilt_deg=6.93, tilt_azimuth_deg=208.66,
@@ -75,7 +33,7 @@ def test_a_thumb_ending_short_of_a_ming_cloister_in_a_coarse_view_is_not_read_th
     3 mm of it) was read as empty (a margin of 4 camera px fixed this frame but no fresh one). Found
     since bare board within a finger's reach of the hand joins it when its colour is a little nearer
     the hand's than the board's (``vision.occlusion.HAND_NEARER``)."""
-    assert _read_through("ming-provisional", MING_TABLE, MING_FRAME, _board(MING_BOARD), 64) == []
+    assert read_through("ming-provisional", MING_TABLE, MING_FRAME, board_of(MING_BOARD), 64) == []
 
 
 # cheops, render-set --seed 1342, frame t1-0000: a pale hand, brightness 1.29
@@ -122,8 +80,8 @@ def test_a_pale_palm_cut_off_its_arm_by_a_tile_outline_is_not_read_through():
     """The arm over the margin is found by its tint (vision/pale_arm.py) and reaches the board's edge;
     the palm beyond it, over the pyramid's grey squares, is tinted strongly but was cut off the arm
     by a matched tile's outline: nothing there was flagged (12 spaces read through a hand)."""
-    board = _board({s: {f"neutral:{k}": 1} for s, k in CHEOPS_BOARD.items()})
-    assert _read_through("cheops", CHEOPS_TABLE, CHEOPS_FRAME, board, 70, CHEOPS_ENROLLED) == []
+    board = board_of({s: {f"neutral:{k}": 1} for s, k in CHEOPS_BOARD.items()})
+    assert read_through("cheops", CHEOPS_TABLE, CHEOPS_FRAME, board, 70, CHEOPS_ENROLLED) == []
 
 
 # cheops, render-set --seed 1322, frame t2-0055: a fingertip beside a black scarab, JPEG 44
@@ -169,8 +127,8 @@ def test_a_fingertip_read_as_a_scarab_hides_what_the_hand_would():
     """The fingertip, over an empty space, was read as a yellow scarab and explained: its space was
     left unread (it touches the hand), but the black scarab's space beside it, which the finger
     reaches within 3 mm, was read through the hand. The "scarab" touching the hand is part of it."""
-    board = _board({s: {f"neutral:{k}": 1} for s, k in TIP_BOARD.items()})
-    assert _read_through("cheops", TIP_TABLE, TIP_FRAME, board, 44, TIP_ENROLLED) == []
+    board = board_of({s: {f"neutral:{k}": 1} for s, k in TIP_BOARD.items()})
+    assert read_through("cheops", TIP_TABLE, TIP_FRAME, board, 44, TIP_ENROLLED) == []
 
 
 @pytest.mark.parametrize("s", [1.0, 2.0])
@@ -237,5 +195,5 @@ def test_an_arm_across_a_far_blurred_ming_board_is_not_read_through():
     """The arm hides the print of a row of districts, its colour a fifth of that band; the frame is blurred
     enough to be looked at again as blurred (``BLURRED_PX``), where lost print counted as faded and the
     arm was gone: 19 spaces read through. Print lost with colour of its own stays a hand's."""
-    assert _read_through("ming-provisional", FAR_MING_TABLE, FAR_MING_FRAME, _board(FAR_MING_BOARD), 54,
+    assert read_through("ming-provisional", FAR_MING_TABLE, FAR_MING_FRAME, board_of(FAR_MING_BOARD), 54,
                          FAR_MING_ENROLLED) == []
