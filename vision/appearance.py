@@ -65,6 +65,9 @@ FG_MIN, FG_NOISE = 10.0, 2.5  # a pixel differs from the empty board by max(10, 
 BRIGHTER_MIN, BRIGHTER_NOISE = 10.0, 2.0
 HEAP_SHARE = 0.9  # touching pieces in a heap show a little less than their sum
 ONE_SCARAB_MAX = 1.7  # of a plain kind's enrolled area: a blob bigger than this is not one piece
+SKIN_SPACES = 2  # spaces with a blob too big for their one piece: an arm read as pieces (``AppearanceRead.oversized``).
+                 # photoreal-cheops8 tune t03-003: a pale forearm read as 6 such "scarabs", 7 spaces read through a
+                 # hand; one alone, no hand in the frame: a piece and its shadow, or light (own cheops seed 7401: 3 frames)
 BOARD_LIKE = 0.35  # of a kind's colour limit: the empty board this near it has the kind's colour (``board_kinds``)
 CORE_SHARE = 0.5  # of the deepest point's depth: the middle of a blob (for telling a rim from a piece)
 ONE_PIECE_SHARE = 0.5  # a held kind covering this share of a space: the space holds one piece
@@ -171,6 +174,11 @@ class AppearanceRead:
     explained: np.ndarray  # bool, board px: pixels the pieces read explain
     arm: np.ndarray | None = None  # bool, board px: an arm the colour of the board (``vision.pale_arm``)
     blobs: np.ndarray | None = None  # int16, board px: 1 + the space index of each explained plain piece's blob
+    # bool, board px: blobs of a plain kind's colour, on spaces that hold one such piece, bigger than one
+    # (``ONE_SCARAB_MAX``) and reaching in from beyond the space's reach, on ``SKIN_SPACES`` spaces or more: each
+    # counted as its space's piece, but in a frame with a hand they are an arm across the spaces, read as
+    # pieces (``OcclusionFinder._find``'s ``skin``). None when fewer (one alone can be a piece and its shadow)
+    oversized: np.ndarray | None = None
 
     def touching(self, hand: np.ndarray) -> frozenset[int]:
         """Spaces whose plain piece's blob touches the hand (``hand``: the occlusion's mask, bool):
@@ -316,14 +324,20 @@ class AppearanceStep:
                  self._covered_in_local_light(rect, maps.noise, i, explained > 0) < COVERED]
         tiled.difference_update(again)
         blobs = np.zeros((h, w), np.int16)
+        oversized: dict[int, np.ndarray] = {}
         if self.lut is not None and rect is not None:
-            self._plain(rect, maps.noise, cam, counts, explained, tiled, blobs)
+            self._plain(rect, maps.noise, cam, counts, explained, tiled, blobs, oversized)
         unsure.difference_update(i for i in again if i in counts)
         for i in indices:
             if i not in counts and i not in unsure:
                 counts[i] = SpaceCount(Counter(), 1.0)
         arm = pale_arm(corrected, self.reference, explained > 0, self.s, self.markers) if only is None else None
-        return AppearanceRead(counts, unsure, explained > 0, arm, blobs)
+        skin = None
+        if len(oversized) >= SKIN_SPACES:
+            skin = np.zeros((h, w), bool)
+            for mask in oversized.values():
+                skin |= mask
+        return AppearanceRead(counts, unsure, explained > 0, arm, blobs, skin)
 
     def _covered_in_local_light(self, rect: np.ndarray, noise: float, i: int, explained: np.ndarray) -> float:
         """The share of space ``i``'s inner part that differs from the empty board, the light measured
@@ -344,7 +358,7 @@ class AppearanceStep:
         return float(part[inner].mean()) if inner.any() else 0.0
 
     def _plain(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
-               explained: np.ndarray, skip: set[int], blob_map: np.ndarray) -> None:
+               explained: np.ndarray, skip: set[int], blob_map: np.ndarray, oversized: dict[int, np.ndarray]) -> None:
         """Plain kinds by colour, space by space (``local_kinds``: the light measured around the
         space): blobs of each kind's colour whose foot lies on the space, counted by the kind's
         enrolled apparent area."""
@@ -361,7 +375,7 @@ class AppearanceStep:
             if i in self.sole:
                 blobs = self._sole(rect, noise, cam, ex, i, box)
                 if blobs:
-                    self._count(i, self.sole[i], blobs, box, counts, explained, blob_map)
+                    self._count(i, self.sole[i], blobs, box, counts, explained, blob_map, oversized)
                 continue
             kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind)
             present = self._blobs_by_kind(i, js, kind_of, box, cam)
@@ -371,21 +385,21 @@ class AppearanceStep:
                                     lambda k, c: self._piece_area(i, k, c, box, cam),
                                     MIXED_PRESENT, ONE_SCARAB_MAX, CORE_SHARE) if self.capacity[i] == 1 else None
                 if mixed is not None:
-                    self._count(i, mixed[0], [(mixed[1], mixed[2])], box, counts, explained, blob_map)
+                    self._count(i, mixed[0], [(mixed[1], mixed[2])], box, counts, explained, blob_map, oversized)
                 elif self.capacity[i] == 1:  # a pale piece on a pale board: brighter than it, of one kind's colour
                     kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind,
                                           brighter=True)
                     pale = self._blobs_by_kind(i, js, kind_of, box, cam, ONE_SCARAB_MAX)
                     if len(pale) == 1:
                         (j, blobs), = pale.items()
-                        self._count(i, j, blobs, box, counts, explained, blob_map)
+                        self._count(i, j, blobs, box, counts, explained, blob_map, oversized)
                 continue
             # the kind is the one whose biggest blob is most like a piece (a blurred yellow scarab
             # has pale edges; scattered pale specks do not add up to a white one) ...
             j = max(present, key=lambda k: max(v for v, _ in present[k]))
             if len(present) > 1:  # ... unless another kind holds the middle of the pieces seen there
                 j = _core_kind(kind_of, present, j)
-            self._count(i, j, present[j], box, counts, explained, blob_map)
+            self._count(i, j, present[j], box, counts, explained, blob_map, oversized)
 
     def _blobs_by_kind(self, i: int, js: Sequence[int], kind_of: np.ndarray, box: tuple[int, int, int, int],
                        cam: np.ndarray | None, largest: float = np.inf) -> dict[int, list[tuple[float, np.ndarray]]]:
@@ -431,8 +445,10 @@ class AppearanceStep:
         return blobs if any(v >= PRESENT for v, _ in blobs) else []
 
     def _count(self, i: int, j: int, blobs: list[tuple[float, np.ndarray]], box: tuple[int, int, int, int],
-               counts: dict[int, SpaceCount], explained: np.ndarray, blob_map: np.ndarray) -> None:
-        """The pieces of plain kind ``j`` its blobs on space ``i`` show; the piece-sized blobs explained."""
+               counts: dict[int, SpaceCount], explained: np.ndarray, blob_map: np.ndarray,
+               oversized: dict[int, np.ndarray]) -> None:
+        """The pieces of plain kind ``j`` its blobs on space ``i`` show; the piece-sized blobs explained; blobs
+        too big for the one piece the space holds, reaching in from beyond it, in ``oversized`` (space -> board px)."""
         x0, y0, x1, y1 = box
         v = sum(bv for bv, _ in blobs)
         # pieces apart on a space are separate blobs: each blob is at least one of them (a heap in
@@ -450,6 +466,10 @@ class AppearanceStep:
                 grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
                 explained[y0:y1, x0:x1] |= grown
                 blob_map[y0:y1, x0:x1][grown > 0] = i + 1
+            elif bv > ONE_SCARAB_MAX and self.capacity[i] == 1 and i not in self.sole and _touches_border(blob):
+                if i not in oversized:
+                    oversized[i] = np.zeros(explained.shape, bool)
+                oversized[i][y0:y1, x0:x1] |= blob
 
     def _space(self, x: float, y: float) -> int:
         xi, yi = int(round(x * self.s)), int(round(y * self.s))

@@ -130,8 +130,8 @@ class OcclusionFinder:
     def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None,
              seed: np.ndarray | None = None, covered: np.ndarray | None = None,
              faded_print: np.ndarray | Callable[[], np.ndarray] | None = None,
-             blur: Callable[[], float] | None = None) -> Occlusion:
-        """The hand, as ``_find`` finds it; in a frame found to hide spaces, ``blur`` (the frame's blur,
+             blur: Callable[[], float] | None = None, skin: np.ndarray | None = None) -> Occlusion:
+        """The hand, as ``_find`` finds it (``skin``: see there); in a frame found to hide spaces, ``blur`` (the frame's blur,
         px at the board's scale, as the corner markers show it: ``vision.frame_blur.BlurMeter``) is
         asked, and a frame blurred ``BLURRED_PX`` or more is looked at again as blurred: a piece's
         colour smeared up to ``HALO_MM`` + that blur round it is its blur, and print lost anywhere only
@@ -140,7 +140,7 @@ class OcclusionFinder:
         pieces' smears and print the blur took. Not faded: the print lost in a region the first look
         took for a hand that shows colour of its own there (``BLURRED_KEEP_MM2``: an arm lying across)."""
         regions: dict = {}
-        occ = self._find(maps, labels, lost_print, seed, covered, faded_print, self.halo_kernel, regions)
+        occ = self._find(maps, labels, lost_print, seed, covered, faded_print, self.halo_kernel, regions, skin)
         if not occ.spaces or blur is None:
             return occ
         sigma = blur()
@@ -156,12 +156,12 @@ class OcclusionFinder:
             faded = lost_print
             if "lbl" in regions:
                 faded = lost_print & ~regions["accompanied"][regions["lbl"]]
-        return self._find(maps, labels, lost_print, seed, covered, faded, halo)
+        return self._find(maps, labels, lost_print, seed, covered, faded, halo, skin=skin)
 
     def _find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None,
               seed: np.ndarray | None, covered: np.ndarray | None,
               faded_print: np.ndarray | Callable[[], np.ndarray] | None, halo_kernel: np.ndarray,
-              regions: dict | None = None) -> Occlusion:
+              regions: dict | None = None, skin: np.ndarray | None = None) -> Occlusion:
         """``seed`` (bool, board px): evidence already known to be a hand (an arm the colour of the
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
         short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
@@ -171,7 +171,11 @@ class OcclusionFinder:
         (bool, board px, ``structure.PrintLoss.faded``): lost print still there, faint (glare, a
         shadow): it makes no hand on its own, but a hand found otherwise grows over it; or a function making it,
         called only when print was lost away from pieces (elsewhere it changes nothing). ``regions``: filled
-        with the evidence regions (``lbl``) and which of them are such a hand (``accompanied``)."""
+        with the evidence regions (``lbl``) and which of them are such a hand (``accompanied``). ``skin`` (bool,
+        board px): blobs read as pieces, too big for the one their spaces hold, on several spaces
+        (``AppearanceRead.oversized``): with a hand found otherwise they are part of it, wherever they lie (a
+        forearm over tiles matched under it shows only strips of skin between them, read as pieces: nothing
+        joins them to its palm); on their own they make no hand."""
         known = (labels >= 0).astype(np.uint8)
         # a piece read by its look blurs into the board as much as one of a learned colour: its weak rim
         # beyond the outline explained is no hand either (photoreal-cheops2 tune t00-004: 2167 px round
@@ -236,6 +240,8 @@ class OcclusionFinder:
             hand |= seed
         if not hand.any():
             return Occlusion(hand, frozenset())
+        if skin is not None:
+            hand |= skin
         # the hand grows into what lies within a finger's reach, a few times over (a wrist or a
         # cuff can break the evidence between arm and palm): weak or unexplained evidence, and
         # blobs of piece colour bigger than any one piece (skin can look like a piece colour)
