@@ -23,6 +23,11 @@ from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
 
 HALO_MM = 4.0  # weak difference this close to a piece is its blur, shadow or reflection
+SPECK_PIECES = 0.05  # a blob of piece colour smaller than this many (biggest) pieces is a speck: a region of weak
+                     # difference near specks only is grown over whole by a hand that reaches it (a dark, noisy hand
+                     # shows specks of piece colours all over, whose halos hid its fingers: photoreal china-a seed 9
+                     # t02-004, 5 spaces read through). No hand on its own: a print region a little off in colour
+                     # shows them too (own china-a seed 7302 t3-0042: 12 false flags when tried)
 BLURRED_PX = 5.0  # a frame the corner markers show this blurred (px at the board's scale, ~1 px/mm) is read as
                   # blurred by the hand test (``OcclusionFinder.find``). Photoreal Ming tune: the two frames whose
                   # pieces' smears and lost print made hands without one 7.0; every other frame 0-3.5
@@ -255,6 +260,13 @@ class OcclusionFinder:
         loose = (unexplained > 0) | maps.weak_chroma
         if faded is not None:
             loose |= faded
+        # weak difference near specks of piece colour only, not near a piece (a dark, noisy hand shows such specks
+        # all over, whose halos hide it): a hand reaching a region of it grows over all of it
+        solid = _without_specks(known, SPECK_PIECES * self.piece_px)
+        speckled = maps.weak & near_piece & ~(cv2.dilate(solid if covered is None else solid | covered.astype(np.uint8),
+                                                          halo_kernel) > 0)
+        sp_n, sp_lbl = cv2.connectedComponents(cv2.morphologyEx(speckled.astype(np.uint8), cv2.MORPH_CLOSE,
+                                                                self.close_kernel), connectivity=8)
         for _ in range(GROW_ROUNDS):
             reach = dilated(hand, self.finger_kernel) > 0
             grown_hand = hand | (reach & loose)
@@ -266,6 +278,9 @@ class OcclusionFinder:
             reached = reached[part[reached]]
             if reached.size:
                 grown_hand |= _members(ev_lbl, reached, ev_n)
+            if sp_n > 1:
+                reached = np.unique(sp_lbl[reach])
+                grown_hand |= _members(sp_lbl, reached[reached > 0], sp_n)
             if grown_hand.sum() == hand.sum():
                 break
             hand = grown_hand
@@ -427,6 +442,16 @@ def _border(shape: tuple[int, int], width: int) -> np.ndarray:
 def _largest(stats: np.ndarray) -> int:
     """The area of the biggest region of a ``stats_components`` result (0 without any)."""
     return int(stats[1:, cv2.CC_STAT_AREA].max()) if len(stats) > 1 else 0
+
+
+def _without_specks(mask: np.ndarray, min_px: float) -> np.ndarray:
+    """``mask`` (uint8 0/1) without its 8-connected blobs smaller than ``min_px``."""
+    n, lbl, stats, _ = stats_components(mask)
+    if n <= 1:
+        return mask
+    keep = stats[:, cv2.CC_STAT_AREA] >= min_px
+    keep[0] = False
+    return keep[lbl].astype(np.uint8)
 
 
 def _members(lbl: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
