@@ -37,7 +37,6 @@ import numpy as np
 
 from scorer.core.types import Piece
 from vision.blurred_kinds import board_prototypes, mixed_piece
-from vision.colour_classes import L_WEIGHT, Q, colour_distance, lut_cells
 from vision.counting import SpaceCount
 from vision.enrolment import TableModel, apparent_area
 from vision.faces import FaceBook, disagreement, top_centre_mm
@@ -45,11 +44,10 @@ from vision.foreground import Foreground, ForegroundMaps
 from vision.frame_blur import BlurMeter, books_for, match_either
 from vision.geometry import parallax
 from vision.layout import Layout
+from vision.local_light import board_kinds, kind_lut, kind_table, local_difference, local_kinds
 from vision.pale_arm import pale_arm
 from vision.sole_kind import sole_blobs, sole_kinds
 
-LIMIT_MIN, LIMIT_SPREAD = 24.0, 2.0  # a pixel is of a kind within max(24, 2 x its spread) of its colours (copies of a
-                                   # piece differ in colour more than the one enrolled shows on a clean photo)
 SPECK = 0.2  # of a plain kind's apparent area: a smaller blob is noise
 PRESENT = 0.45  # of a plain kind's apparent area: at least one piece
 MIXED_PRESENT = 1.0  # ... in several kinds' colours together (``mixed_piece``): a whole piece's worth
@@ -59,16 +57,11 @@ COVERED = 0.8  # share of a space's inner part that differs from the empty board
 TILES_AROUND = 0.5  # share of the board around a space under matched tiles: they may bend the light measured there
 INNER_MM = 4.0  # the inner part: the space shrunk by this much
 LEAN_PER_HEIGHT, GROW_MM = 0.8, 4.0  # a piece's blob reaches this share of its height (+ this) out of its space
-FG_MIN, FG_NOISE = 10.0, 2.5  # a pixel differs from the empty board by max(10, 2.5 x the frame's noise) (Lab)
-# ... or, looked at again where a one-piece space showed nothing, brighter than it by max(10, 2 x noise) in L alone:
-# a white scarab on a pale square is 14-25 L brighter, under FG_MIN with L weighed by half (docs/vision.md, Cheops)
-BRIGHTER_MIN, BRIGHTER_NOISE = 10.0, 2.0
 HEAP_SHARE = 0.9  # touching pieces in a heap show a little less than their sum
 ONE_SCARAB_MAX = 1.7  # of a plain kind's enrolled area: a blob bigger than this is not one piece
 SKIN_SPACES = 2  # spaces with a blob too big for their one piece: an arm read as pieces (``AppearanceRead.oversized``).
                  # photoreal-cheops8 tune t03-003: a pale forearm read as 6 such "scarabs", 7 spaces read through a
                  # hand; one alone, no hand in the frame: a piece and its shadow, or light (own cheops seed 7401: 3 frames)
-BOARD_LIKE = 0.35  # of a kind's colour limit: the empty board this near it has the kind's colour (``board_kinds``)
 CORE_SHARE = 0.5  # of the deepest point's depth: the middle of a blob (for telling a rim from a piece)
 ONE_PIECE_SHARE = 0.5  # a held kind covering this share of a space: the space holds one piece
 BLOB_GROW_MM = 2.0  # a plain piece's blob explains this much around it (its blurred rim)
@@ -82,78 +75,6 @@ def _box(sp, grow_mm: float, s: float, shape: tuple[int, ...]) -> tuple[int, int
     x0, y0 = np.floor(poly.min(axis=0) - g).astype(int)
     x1, y1 = np.ceil(poly.max(axis=0) + g).astype(int) + 1
     return max(0, x0), max(0, y0), min(shape[1], x1), min(shape[0], y1)
-
-
-def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
-                     noise: float, ignore: np.ndarray | None = None, *, judge_ignored: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """What differs from the empty board in a box of it (bool), and the box's Lab with its light
-    measured on the box itself: the ratio to the empty board that most of its pixels agree on (the
-    bare board; pieces scatter), so no light field bent by pieces elsewhere matters. ``ignore``: pixels
-    the light is not measured on, and (unless ``judge_ignored``) never said to differ."""
-    x0, y0, x1, y1 = box
-    r = rect[y0:y1, x0:x1]
-    ratio = (r.astype(np.float32) + 1.0) / (reference[y0:y1, x0:x1].astype(np.float32) + 1.0)
-    use = np.ones(r.shape[:2], bool) if ignore is None else ~ignore[y0:y1, x0:x1]
-    vals = ratio[use] if use.sum() > 16 else ratio.reshape(-1, 3)
-    lum = vals.mean(axis=1)
-    hist, edges = np.histogram(lum, bins=np.arange(0.0, max(0.1, float(lum.max())) + 0.04, 0.03))
-    mode = float(edges[int(np.argmax(hist))] + 0.015)
-    near = np.abs(lum - mode) < 0.06 * max(mode, 0.05)
-    gain = np.median(vals[near], axis=0) if near.sum() > 8 else np.median(vals, axis=0)
-    corr = np.clip(r.astype(np.float32) / gain[None, None, :], 0, 255).astype(np.uint8)
-    lab = Foreground.lab_of(corr)
-    d = lab - ref_lab[y0:y1, x0:x1]
-    dist = np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-    differs = dist > max(FG_MIN, FG_NOISE * noise)
-    return (differs if judge_ignored else differs & use), lab
-
-
-def local_kinds(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
-                lut: np.ndarray, noise: float, ignore: np.ndarray | None = None,
-                ref_kind: np.ndarray | None = None, brighter: bool = False) -> np.ndarray:
-    """Plain kind index per pixel of a box of the board (-1: board or none), ``local_difference``.
-    ``ref_kind`` (``board_kinds``, whole board): where the empty board itself has a kind's colour,
-    that colour is no evidence of the kind (a white margin seen a little brighter or duller than
-    enrolled is not a white piece: the light measured on the box fits the board's other colours).
-    ``brighter``: a pixel brighter than the board by ``BRIGHTER_MIN``/``_NOISE`` differs too, even of its colour."""
-    fg, lab = local_difference(rect, reference, ref_lab, box, noise, ignore)
-    lifted = None
-    if brighter:
-        x0, y0, x1, y1 = box
-        lifted = lab[..., 0] - ref_lab[y0:y1, x0:x1, 0] >= max(BRIGHTER_MIN, BRIGHTER_NOISE * noise)
-        if ignore is not None:
-            lifted &= ~ignore[y0:y1, x0:x1]
-        fg |= lifted
-    q = np.clip(lab, 0, 255).astype(np.uint8) // Q
-    kind_of = lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int8)
-    kind_of[~fg] = -1
-    if ref_kind is not None:
-        x0, y0, x1, y1 = box
-        like_board = kind_of == ref_kind[y0:y1, x0:x1]
-        if lifted is not None:  # brighter than the board is no board seen brighter than enrolled: a pale piece
-            like_board &= ~lifted
-        kind_of[like_board] = -1
-    return kind_of
-
-
-def board_kinds(ref_lab: np.ndarray, protos: np.ndarray, owner_of: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """The plain kind whose colour the empty board itself has, per board pixel (-1: none): well
-    within a kind's colour (``BOARD_LIKE`` of its limit), not merely near it."""
-    if not len(protos):
-        return np.full(ref_lab.shape[:2], -1, np.int8)
-    tight = _lut(protos, owner_of, limits * BOARD_LIKE)
-    q = np.clip(ref_lab, 0, 255).astype(np.uint8) // Q
-    return tight[q[..., 0], q[..., 1], q[..., 2]]
-
-
-def _table(entries: Sequence[tuple[str, tuple[np.ndarray, float, float]]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    protos, owner_of, limits = [], [], []
-    for j, (_, (p, spread, _)) in enumerate(entries):
-        for row in p:
-            protos.append(row)
-            owner_of.append(j)
-            limits.append(max(LIMIT_MIN, LIMIT_SPREAD * spread))
-    return np.asarray(protos, np.float32), np.asarray(owner_of), np.asarray(limits, np.float32)
 
 
 def _open(mask: np.ndarray) -> np.ndarray:
@@ -207,8 +128,8 @@ class AppearanceStep:
         entries = [(t, v) for t, v in sorted(model.kind_colours.items()) if t.split(":", 1)[1] in layout.pieces]
         self.plain = [Piece(*t.split(":", 1)) for t, _ in entries]
         self.scale = [max(0.3, v[2]) for _, v in entries]  # how much colour one piece shows (enrolled)
-        protos, owner_of, limits = _table(entries)
-        self.lut = _lut(protos, owner_of, limits) if len(protos) else None
+        protos, owner_of, limits = kind_table(entries)
+        self.lut = kind_lut(protos, owner_of, limits) if len(protos) else None
         # a space that can hold one plain kind only (a Cheops dot: its colour's marker) is read by size alone
         self.sole = sole_kinds(layout, self.indices, self.plain)
         h, w = space_of.shape
@@ -221,7 +142,7 @@ class AppearanceStep:
         # the board's own colours, weighed against the kinds' without their blurred rims (vision/blurred_kinds.py)
         ids = {sp.id: k for k, sp in enumerate(layout.spaces)}
         unrimmed = board_prototypes(entries, model.placed, self.ref_lab, space_of, ids)
-        self.ref_kind = board_kinds(self.ref_lab, *_table(unrimmed))
+        self.ref_kind = board_kinds(self.ref_lab, *kind_table(unrimmed))
         g = max(1, int(round(BLOB_GROW_MM * self.s)))
         self.blob_kernel = np.ones((2 * g + 1, 2 * g + 1), np.uint8)
         self.markers = np.zeros((h, w), np.uint8)  # the corner markers' print (and a margin): never bare board
@@ -358,7 +279,8 @@ class AppearanceStep:
         return float(part[inner].mean()) if inner.any() else 0.0
 
     def _plain(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
-               explained: np.ndarray, skip: set[int], blob_map: np.ndarray, oversized: dict[int, np.ndarray]) -> None:
+               explained: np.ndarray, skip: set[int], blob_map: np.ndarray,
+               oversized: dict[int, np.ndarray] | None = None) -> None:
         """Plain kinds by colour, space by space (``local_kinds``: the light measured around the
         space): blobs of each kind's colour whose foot lies on the space, counted by the kind's
         enrolled apparent area."""
@@ -446,7 +368,7 @@ class AppearanceStep:
 
     def _count(self, i: int, j: int, blobs: list[tuple[float, np.ndarray]], box: tuple[int, int, int, int],
                counts: dict[int, SpaceCount], explained: np.ndarray, blob_map: np.ndarray,
-               oversized: dict[int, np.ndarray]) -> None:
+               oversized: dict[int, np.ndarray] | None = None) -> None:
         """The pieces of plain kind ``j`` its blobs on space ``i`` show; the piece-sized blobs explained; blobs
         too big for the one piece the space holds, reaching in from beyond it, in ``oversized`` (space -> board px)."""
         x0, y0, x1, y1 = box
@@ -466,7 +388,8 @@ class AppearanceStep:
                 grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
                 explained[y0:y1, x0:x1] |= grown
                 blob_map[y0:y1, x0:x1][grown > 0] = i + 1
-            elif bv > ONE_SCARAB_MAX and self.capacity[i] == 1 and i not in self.sole and _touches_border(blob):
+            elif oversized is not None and bv > ONE_SCARAB_MAX and self.capacity[i] == 1 and i not in self.sole \
+                    and _touches_border(blob):
                 if i not in oversized:
                     oversized[i] = np.zeros(explained.shape, bool)
                 oversized[i][y0:y1, x0:x1] |= blob
@@ -505,18 +428,3 @@ def _grow(outline: np.ndarray, mm: float) -> np.ndarray:
     v = outline - c
     r = np.linalg.norm(v, axis=1, keepdims=True)
     return c + v * (1 + mm / np.maximum(r, 1e-6))
-
-
-def _lut(protos: np.ndarray, owner_of: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """Quantised Lab -> plain kind index (-1: none within its limit), as vision.colour_classes."""
-    cells = lut_cells()
-    best = np.full(len(cells), np.inf, np.float32)
-    arg = np.zeros(len(cells), np.int32)
-    for j in range(len(protos)):
-        d = colour_distance(cells, protos[j], limits[j])
-        better = d < best
-        best[better] = d[better]
-        arg[better] = j
-    lut = owner_of[arg].astype(np.int8)
-    lut[best > 1.0] = -1
-    return lut.reshape((256 // Q,) * 3)

@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
-from vision.appearance import (GROW_MM, LEAN_PER_HEIGHT, SPECK, _box, _lut, _open, _table, board_kinds,
-                               local_difference, local_kinds)
+from vision.appearance import GROW_MM, LEAN_PER_HEIGHT, SPECK, _box, _open
+from vision.local_light import board_kinds, kind_lut, kind_table, local_difference, local_kinds
 from vision.enrolment import KMEANS_SEED, PROTOS_PER_COLOUR, apparent_area
 from vision.faces import token
 from vision.foreground import Foreground
@@ -76,8 +76,8 @@ def learn_kind_colours(layout: Layout, pixels: Mapping[Piece, np.ndarray], rect:
     if rect is None or reference is None or placed is None or not out:
         return out
     toks = sorted(out)
-    protos, owner_of, limits = _table([(t, out[t]) for t in toks])
-    lut = _lut(protos, owner_of, limits)
+    protos, owner_of, limits = kind_table([(t, out[t]) for t in toks])
+    lut = kind_lut(protos, owner_of, limits)
     ref_lab = Foreground.lab_of(reference)
     ref_kind = board_kinds(ref_lab, protos, owner_of, limits)
     for sid, piece in placed.items():

@@ -17,10 +17,11 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.blobs import clusters, components, dilated, stats_components
+from vision.blobs import clusters, components, dilated, members, stats_components
 
 from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
+from vision.pale_fingers import PaleFingers
 
 HALO_MM = 4.0  # weak difference this close to a piece is its blur, shadow or reflection
 SPECK_PIECES = 0.05  # a blob of piece colour smaller than this many (biggest) pieces is a speck: a region of weak
@@ -67,21 +68,6 @@ MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it (the 
 HEAP_UNKNOWN = 0.5  # heaps side by side show less unknown colour than this many pieces' area (blur between colours)
 HEAP_SPACES = 4  # a blob of one colour may lie across this many neighbouring spaces' heaps (Zhang Yi's crowded middle)
 FINGERS_MM = 12.5  # weak or unexplained evidence this close to a hand is part of it (thin, pale fingers)
-# a pale finger over a pale board differs from it by a few units of chroma per pixel, under a noisy frame's
-# weak threshold: it was read through (photoreal-train tune t01-010, zhao-1 under a fingertip some 25 mm beyond
-# the palm found). Averaged over a window, bare board only, a colour nearer the hand's own than the empty
-# board's is the hand (the test compares two colours; the frame's noise moves both alike and averages away)
-HAND_LIKE_MM = 7.0  # the window (a finger is 10-15 mm wide)
-HAND_LIKE = 3.0  # Lab units the window's mean lies past the midpoint from the board's colour towards the hand's
-HAND_CONTRAST = 4.0  # Lab (a, b): where the hand's colour is nearer the board's than this, it cannot be told
-HAND_LIKE_BARE = 0.3  # of a window: at least this much bare board (no piece near), else it is not weighed
-# a fingertip over a pale board blurs into it: its colour lies only a little past the midpoint (ming render-set
-# seed 1345 t1-0008: half a unit on average, the fingertips 13 mm beyond the hand and its margin, over a province
-# space that was read). Within a finger's length of the hand, a little nearer the hand's colour than the board's
-# is enough (bare board there averages half the contrast the other way)
-FINGER_REACH_MM = 25.0
-HAND_NEARER = 0.5  # Lab units past the midpoint, within FINGER_REACH_MM of the hand (0.0: 1 more false flag on
-                   # each china-a set)
 
 
 @dataclass(frozen=True)
@@ -96,14 +82,8 @@ class OcclusionFinder:
                  heaps: list[tuple[tuple[int, int, int, int], np.ndarray]] | None = None,
                  markers_mm: list[np.ndarray] | None = None, reference_lab: np.ndarray | None = None):
         """``reference_lab``: the empty board in Lab (``Foreground.ref``), for a hand's pale fingers
-        (``_hand_like``); None: not looked for."""
+        (``vision.pale_fingers``); None: not looked for."""
         self.space_masks = space_masks
-        self.ref_ab = None if reference_lab is None else np.ascontiguousarray(reference_lab[..., 1:], np.float32)
-        # ... and its two planes apart (``_towards``)
-        self.ref_a, self.ref_b = (None, None) if self.ref_ab is None else \
-            (np.ascontiguousarray(self.ref_ab[..., 0]), np.ascontiguousarray(self.ref_ab[..., 1]))
-        k = max(3, int(round(HAND_LIKE_MM * px_per_mm)) | 1)
-        self.hand_like_window = (k, k)
         self.heaps = heaps or []  # where a heap of pieces on one space can show (bbox, mask): see ``_heap``
         w, h = size
         self.s = px_per_mm
@@ -118,8 +98,6 @@ class OcclusionFinder:
         self.close_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * c + 1, 2 * c + 1))
         p = max(1, int(round(PIECE_REACH_MM * px_per_mm)))
         self.piece_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * p + 1, 2 * p + 1))
-        f = max(1, int(round(FINGER_REACH_MM * px_per_mm)))
-        self.finger_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * f + 1, 2 * f + 1))
         f = max(1, int(round(FINGERS_MM * px_per_mm)))
         self.finger_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * f + 1, 2 * f + 1))
         m = max(1, int(round(MARGIN_MM * px_per_mm)))
@@ -131,6 +109,7 @@ class OcclusionFinder:
             c = np.asarray(corners, np.float64).mean(axis=0)
             grown = c + (np.asarray(corners, np.float64) - c) * (1.0 + 2 * MARKER_GROW_MM / max(np.ptp(corners[:, 0]), 1.0))
             cv2.fillConvexPoly(self.marker_print.view(np.uint8), np.round(grown * px_per_mm).astype(np.int32), 1)
+        self.fingers = PaleFingers(reference_lab, px_per_mm, self.piece_px, self.marker_print)
 
     def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None,
              seed: np.ndarray | None = None, covered: np.ndarray | None = None,
@@ -171,7 +150,7 @@ class OcclusionFinder:
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
         short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
         explained before the hand test and taken out of ``maps`` and ``labels`` (tiles read by their
-        look): not bare board, so their print is never weighed as a pale finger (``_hand_like``), and
+        look): not bare board, so their print is never weighed as a pale finger (``vision.pale_fingers``), and
         weak difference within ``HALO_MM`` of them is their blur, as round a piece of a learned colour. ``faded_print``
         (bool, board px, ``structure.PrintLoss.faded``): lost print still there, faint (glare, a
         shadow): it makes no hand on its own, but a hand found otherwise grows over it; or a function making it,
@@ -273,19 +252,19 @@ class OcclusionFinder:
             touching = np.unique(lbl[reach & (known > 0)])
             big = touching[too_big[touching]]
             if big.size:
-                grown_hand |= _members(lbl, big, len(too_big))
+                grown_hand |= members(lbl, big, len(too_big))
             reached = np.unique(ev_lbl[reach & (evidence > 0)])
             reached = reached[part[reached]]
             if reached.size:
-                grown_hand |= _members(ev_lbl, reached, ev_n)
+                grown_hand |= members(ev_lbl, reached, ev_n)
             if sp_n > 1:
                 reached = np.unique(sp_lbl[reach])
-                grown_hand |= _members(sp_lbl, reached[reached > 0], sp_n)
+                grown_hand |= members(sp_lbl, reached[reached > 0], sp_n)
             if grown_hand.sum() == hand.sum():
                 break
             hand = grown_hand
         grown = dilated(hand, self.margin_kernel)
-        like = self._hand_like(maps.lab, grown > 0, near_piece if covered is None else near_piece | covered)
+        like = self.fingers.find(maps.lab, grown > 0, near_piece if covered is None else near_piece | covered)
         if like is not None:
             grown |= dilated(like, self.margin_kernel)
         return Occlusion(grown > 0, self.spaces_hit(grown))
@@ -306,7 +285,7 @@ class OcclusionFinder:
         ids = np.flatnonzero(cand)
         if ids.size < 2:
             return out
-        member = _members(lbl, ids, n)
+        member = members(lbl, ids, n)
         m, joined = cv2.connectedComponents(dilated(member, self.join_kernel), connectivity=8)
         cluster = np.zeros(n, np.int64)
         cluster[lbl[member]] = joined[member]
@@ -335,52 +314,6 @@ class OcclusionFinder:
             grown = cv2.dilate(known[ay:by, ax:bx], self.piece_reach)
             out[y:y1, x:x1] = grown[y - ay:y1 - ay, x - ax:x1 - ax] > 0
         return out
-
-    def _towards(self, lab: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per pixel: how far the hand's colour ``h`` (a, b) lies from the empty board's (``contrast``), and how
-        far the pixel's (a, b) in ``lab`` lies along that line past their midpoint (``along``), Lab units.
-        Computed a channel at a time, the same operations in the same order as on the (h, w, 2) arrays it
-        was written with: numpy's loops over a last axis of two cost ten to twenty times more."""
-        da, db = h[0] - self.ref_a, h[1] - self.ref_b
-        contrast = np.sqrt(da * da + db * db)
-        along = ((lab[..., 1] - self.ref_a) * da + (lab[..., 2] - self.ref_b) * db - contrast * contrast / 2) / \
-            np.maximum(contrast, 1e-3)
-        return contrast, along
-
-    def _hand_like(self, lab: np.ndarray, hand: np.ndarray, near_piece: np.ndarray) -> np.ndarray | None:
-        """Bare board joined to ``hand`` (bool, board px, with its margin) whose colour, averaged over
-        ``HAND_LIKE_MM``, is nearer the hand's (the median a, b of its bare pixels, the corner markers'
-        print left out) than the empty board's there: its pale fingers. Per pixel: how far its (a, b)
-        lies along the line from the board's colour ``r`` to the hand's ``h``, past their midpoint (Lab
-        units); the window's mean of that must exceed ``HAND_LIKE``, or ``HAND_NEARER`` within
-        ``FINGER_REACH_MM`` of the hand (a fingertip blurred into the board). None: nothing (no
-        reference, too little hand to take its colour)."""
-        if self.ref_ab is None or lab.shape[:2] != self.ref_ab.shape[:2]:
-            return None
-        bare = ~near_piece
-        # a covered corner marker (black and white print) joined to the hand is no colour of its skin: it
-        # pulled the hand's colour to grey and a tan arm over a beige board went unfound (ming render-set seed
-        # 1345 t2-0027: 19501 px of the hand's 26388 missed, p4d1-city read under a fingertip)
-        core = hand & bare & ~self.marker_print
-        if core.sum() < self.piece_px:
-            return None
-        ab = lab[..., 1:]
-        h = np.median(ab[core], axis=0).astype(np.float32)
-        contrast, along = self._towards(lab, h)
-        use = (bare & (contrast >= HAND_CONTRAST)).astype(np.float32)
-        n = cv2.boxFilter(use, -1, self.hand_like_window, normalize=False)
-        mean = cv2.boxFilter(along * use, -1, self.hand_like_window, normalize=False) / np.maximum(n, 1.0)
-        area = self.hand_like_window[0] * self.hand_like_window[1]
-        near_hand = dilated(hand, self.finger_reach) > 0
-        like = (((mean > HAND_LIKE) | ((mean > HAND_NEARER) & near_hand)) & (n >= HAND_LIKE_BARE * area)).astype(np.uint8)
-        n_like, lbl = cv2.connectedComponents(like, connectivity=8)
-        if n_like <= 1:
-            return None
-        joined = np.unique(lbl[hand & (like > 0)])
-        joined = joined[joined > 0]
-        if not joined.size:
-            return None
-        return _members(lbl, joined, n_like) & ~hand
 
     def joined(self, occ: Occlusion, extra: np.ndarray) -> Occlusion:
         """``occ`` with ``extra`` (bool, board px) as part of the hand too: a "piece" touching the hand
@@ -452,14 +385,6 @@ def _without_specks(mask: np.ndarray, min_px: float) -> np.ndarray:
     keep = stats[:, cv2.CC_STAT_AREA] >= min_px
     keep[0] = False
     return keep[lbl].astype(np.uint8)
-
-
-def _members(lbl: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
-    """``np.isin(lbl, ids)`` for a label image with labels below ``n``: one lookup in a table of the labels
-    (isin sorted the whole board's labels: some 3 ms a call, several a frame with a hand)."""
-    table = np.zeros(n, bool)
-    table[ids] = True
-    return table[lbl]
 
 
 def _unexplained_hand(unexplained: np.ndarray, seen: np.ndarray, pieces_px: float, hand_px: float) -> np.ndarray:

@@ -9,7 +9,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.appearance import AppearanceRead, _core_kind, _lut, board_kinds, local_kinds
+from vision.appearance import AppearanceRead, _core_kind
+from vision.local_light import board_kinds, kind_lut, local_kinds
 from vision.hand_evidence import masked
 from vision.foreground import Foreground, ForegroundMaps
 from vision.layout import load_layout
@@ -125,7 +126,7 @@ def test_the_boards_own_white_is_no_white_piece():
     ref[:, 20:] = (172, 158, 150)  # a grey space
     ref_lab = Foreground.lab_of(ref)
     white = Foreground.lab_of(np.full((1, 1, 3), (236, 238, 238), np.uint8))[0, 0][None, :]
-    lut = _lut(white.astype(np.float32), np.array([0]), np.array([24.0], np.float32))
+    lut = kind_lut(white.astype(np.float32), np.array([0]), np.array([24.0], np.float32))
     rect = ref.astype(np.float32)
     rect[:, :20] *= 0.85  # the margin duller than enrolled
     rect[15:27, 35:47] = (236, 238, 238)  # a white scarab on the grey space

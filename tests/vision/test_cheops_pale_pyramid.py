@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
-import vision.appearance as appearance
+import vision.local_light as local_light
 from scorer.core.types import Piece
 from vision.eval_readers import make_reader_factory
 from vision.eval_set import load_set, read_image
@@ -48,7 +47,7 @@ def test_white_scarabs_on_a_pale_pyramid_are_read_and_none_is_made_up():
 
 def test_by_colour_difference_alone_they_are_missed(monkeypatch):
     """The frame needs the second look: without it all but one of these scarabs are missed."""
-    monkeypatch.setattr(appearance, "BRIGHTER_MIN", 1e9)
+    monkeypatch.setattr(local_light, "BRIGHTER_MIN", 1e9)
     read, truth = _read()
     whites = _on_pyramid(truth)
     assert len([s for s in whites if read[s] == {WHITE: 1}]) <= 1

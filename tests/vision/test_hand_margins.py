@@ -32,7 +32,7 @@ def test_a_thumb_ending_short_of_a_ming_cloister_in_a_coarse_view_is_not_read_th
     """The pale thumb's blurred tip was found 5 mm short of where it ends, and its cloister (within
     3 mm of it) was read as empty (a margin of 4 camera px fixed this frame but no fresh one). Found
     since bare board within a finger's reach of the hand joins it when its colour is a little nearer
-    the hand's than the board's (``vision.occlusion.HAND_NEARER``)."""
+    the hand's than the board's (``vision.pale_fingers.HAND_NEARER``)."""
     assert read_through("ming-provisional", MING_TABLE, MING_FRAME, board_of(MING_BOARD), 64) == []
 
 

@@ -1,4 +1,4 @@
-"""A pale finger reaching beyond the palm the hand test found (vision/occlusion.py, ``_hand_like``).
+"""A pale finger reaching beyond the palm the hand test found (vision/pale_fingers.py, ``PaleFingers.find``).
 
 Photoreal-train tune t01-010 (china-a, a noisy frame): a pale hand's palm was found (its print hidden,
 colours no piece explains) but its fingers differ from the pale board by a few units of chroma per

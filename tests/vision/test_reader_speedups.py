@@ -15,7 +15,8 @@ import pytest
 from vision.blobs import dilated, stats_components
 from vision.colour_classes import Q, lut_index, resolve_ambiguous
 from vision.foreground import Foreground, _outside8
-from vision.occlusion import _colour_components, _members, _mixed
+from vision.blobs import members
+from vision.occlusion import _colour_components, _mixed
 from vision.space_crops import bare_spaces, channels, crop_spaces, evidence_map, reference_crops
 
 
@@ -382,15 +383,15 @@ def test_light_and_faded_print_are_what_the_plain_computations_gave(seen):
 
 
 def test_the_hand_colour_line_per_channel_is_the_one_on_both_channels(seen):
-    """``OcclusionFinder._towards`` (a channel at a time) against the (h, w, 2) arrays it was written with."""
-    finder = seen.reader.occlusion
+    """``PaleFingers.towards`` (a channel at a time) against the (h, w, 2) arrays it was written with."""
+    finder = seen.reader.occlusion.fingers
     ab = seen.maps.lab[..., 1:]
     for core in (seen.maps.weak, seen.maps.piece):
         h = np.median(ab[core], axis=0).astype(np.float32)
         dh = h[None, None, :] - finder.ref_ab
         contrast = np.sqrt((dh * dh).sum(axis=2))
         along = (((ab - finder.ref_ab) * dh).sum(axis=2) - contrast * contrast / 2) / np.maximum(contrast, 1e-3)
-        got = finder._towards(seen.maps.lab, h)
+        got = finder.towards(seen.maps.lab, h)
         assert np.array_equal(got[0], contrast) and np.array_equal(got[1], along)
 
 
@@ -399,7 +400,7 @@ def test_blobs_looked_up_in_a_table_are_those_isin_finds(seen):
     lbl, areas = _colour_components(raw, 100)
     rng = np.random.default_rng(14)
     for ids in (np.array([], int), np.array([1]), rng.choice(len(areas), 5, replace=False), np.arange(len(areas))):
-        assert np.array_equal(_members(lbl, ids, len(areas)), np.isin(lbl, ids))
+        assert np.array_equal(members(lbl, ids, len(areas)), np.isin(lbl, ids))
 
 
 def test_a_dilation_over_the_masks_box_is_the_whole_boards(seen):
@@ -409,5 +410,5 @@ def test_a_dilation_over_the_masks_box_is_the_whole_boards(seen):
     hand[200:320, 400:] = seen.maps.weak[200:320, 400:]  # an arm from the right edge
     masks = [hand, seen.maps.strict, np.zeros_like(hand)] + [rng.random(hand.shape) < 1e-4 for _ in range(5)]
     for m in masks:
-        for kernel in (finder.finger_reach, finder.finger_kernel, finder.margin_kernel, np.ones((3, 3), np.uint8)):
+        for kernel in (finder.fingers.finger_reach, finder.finger_kernel, finder.margin_kernel, np.ones((3, 3), np.uint8)):
             assert np.array_equal(dilated(m, kernel), cv2.dilate(m.astype(np.uint8), kernel))

@@ -1,4 +1,4 @@
-"""A tan hand over a beige board (vision/occlusion.py, ``_hand_like``): the renderer's Ming frames
+"""A tan hand over a beige board (vision/pale_fingers.py, ``PaleFingers.find``): the renderer's Ming frames
 (render-set --seed 1345) read two spaces under a fingertip.
 
 t2-0027: a covered corner marker (black and white print) was part of the hand found, and the hand's

@@ -1,0 +1,110 @@
+"""Plain piece kinds by colour, in the light measured around one space (``vision.appearance``).
+
+A board covered with tiles bends the reader's smooth light field: the bare spaces between them come out
+pale. Measured on the box round a space itself (the ratio to the empty board most of its pixels agree
+on), what differs from the empty board there, and which plain kind's colour each such pixel has.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from vision.colour_classes import L_WEIGHT, Q, colour_distance, lut_cells
+from vision.foreground import Foreground
+
+LIMIT_MIN, LIMIT_SPREAD = 24.0, 2.0  # a pixel is of a kind within max(24, 2 x its spread) of its colours (copies of a
+                                   # piece differ in colour more than the one enrolled shows on a clean photo)
+FG_MIN, FG_NOISE = 10.0, 2.5  # a pixel differs from the empty board by max(10, 2.5 x the frame's noise) (Lab)
+# ... or, looked at again where a one-piece space showed nothing, brighter than it by max(10, 2 x noise) in L alone:
+# a white scarab on a pale square is 14-25 L brighter, under FG_MIN with L weighed by half (docs/vision.md, Cheops)
+BRIGHTER_MIN, BRIGHTER_NOISE = 10.0, 2.0
+BOARD_LIKE = 0.35  # of a kind's colour limit: the empty board this near it has the kind's colour (``board_kinds``)
+
+
+def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
+                     noise: float, ignore: np.ndarray | None = None, *, judge_ignored: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """What differs from the empty board in a box of it (bool), and the box's Lab with its light
+    measured on the box itself: the ratio to the empty board that most of its pixels agree on (the
+    bare board; pieces scatter), so no light field bent by pieces elsewhere matters. ``ignore``: pixels
+    the light is not measured on, and (unless ``judge_ignored``) never said to differ."""
+    x0, y0, x1, y1 = box
+    r = rect[y0:y1, x0:x1]
+    ratio = (r.astype(np.float32) + 1.0) / (reference[y0:y1, x0:x1].astype(np.float32) + 1.0)
+    use = np.ones(r.shape[:2], bool) if ignore is None else ~ignore[y0:y1, x0:x1]
+    vals = ratio[use] if use.sum() > 16 else ratio.reshape(-1, 3)
+    lum = vals.mean(axis=1)
+    hist, edges = np.histogram(lum, bins=np.arange(0.0, max(0.1, float(lum.max())) + 0.04, 0.03))
+    mode = float(edges[int(np.argmax(hist))] + 0.015)
+    near = np.abs(lum - mode) < 0.06 * max(mode, 0.05)
+    gain = np.median(vals[near], axis=0) if near.sum() > 8 else np.median(vals, axis=0)
+    corr = np.clip(r.astype(np.float32) / gain[None, None, :], 0, 255).astype(np.uint8)
+    lab = Foreground.lab_of(corr)
+    d = lab - ref_lab[y0:y1, x0:x1]
+    dist = np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    differs = dist > max(FG_MIN, FG_NOISE * noise)
+    return (differs if judge_ignored else differs & use), lab
+
+
+def local_kinds(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
+                lut: np.ndarray, noise: float, ignore: np.ndarray | None = None,
+                ref_kind: np.ndarray | None = None, brighter: bool = False) -> np.ndarray:
+    """Plain kind index per pixel of a box of the board (-1: board or none), ``local_difference``.
+    ``ref_kind`` (``board_kinds``, whole board): where the empty board itself has a kind's colour,
+    that colour is no evidence of the kind (a white margin seen a little brighter or duller than
+    enrolled is not a white piece: the light measured on the box fits the board's other colours).
+    ``brighter``: a pixel brighter than the board by ``BRIGHTER_MIN``/``_NOISE`` differs too, even of its colour."""
+    fg, lab = local_difference(rect, reference, ref_lab, box, noise, ignore)
+    lifted = None
+    if brighter:
+        x0, y0, x1, y1 = box
+        lifted = lab[..., 0] - ref_lab[y0:y1, x0:x1, 0] >= max(BRIGHTER_MIN, BRIGHTER_NOISE * noise)
+        if ignore is not None:
+            lifted &= ~ignore[y0:y1, x0:x1]
+        fg |= lifted
+    q = np.clip(lab, 0, 255).astype(np.uint8) // Q
+    kind_of = lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int8)
+    kind_of[~fg] = -1
+    if ref_kind is not None:
+        x0, y0, x1, y1 = box
+        like_board = kind_of == ref_kind[y0:y1, x0:x1]
+        if lifted is not None:  # brighter than the board is no board seen brighter than enrolled: a pale piece
+            like_board &= ~lifted
+        kind_of[like_board] = -1
+    return kind_of
+
+
+def board_kinds(ref_lab: np.ndarray, protos: np.ndarray, owner_of: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """The plain kind whose colour the empty board itself has, per board pixel (-1: none): well
+    within a kind's colour (``BOARD_LIKE`` of its limit), not merely near it."""
+    if not len(protos):
+        return np.full(ref_lab.shape[:2], -1, np.int8)
+    tight = kind_lut(protos, owner_of, limits * BOARD_LIKE)
+    q = np.clip(ref_lab, 0, 255).astype(np.uint8) // Q
+    return tight[q[..., 0], q[..., 1], q[..., 2]]
+
+
+def kind_table(entries: Sequence[tuple[str, tuple[np.ndarray, float, float]]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    protos, owner_of, limits = [], [], []
+    for j, (_, (p, spread, _)) in enumerate(entries):
+        for row in p:
+            protos.append(row)
+            owner_of.append(j)
+            limits.append(max(LIMIT_MIN, LIMIT_SPREAD * spread))
+    return np.asarray(protos, np.float32), np.asarray(owner_of), np.asarray(limits, np.float32)
+
+
+def kind_lut(protos: np.ndarray, owner_of: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """Quantised Lab -> plain kind index (-1: none within its limit), as vision.colour_classes."""
+    cells = lut_cells()
+    best = np.full(len(cells), np.inf, np.float32)
+    arg = np.zeros(len(cells), np.int32)
+    for j in range(len(protos)):
+        d = colour_distance(cells, protos[j], limits[j])
+        better = d < best
+        best[better] = d[better]
+        arg[better] = j
+    lut = owner_of[arg].astype(np.int8)
+    lut[best > 1.0] = -1
+    return lut.reshape((256 // Q,) * 3)
