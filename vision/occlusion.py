@@ -179,7 +179,7 @@ class OcclusionFinder:
         evidence = ((unexplained > 0) | (known > 0)).astype(np.uint8)
         evidence = cv2.morphologyEx(evidence, cv2.MORPH_CLOSE, self.close_kernel)
         n, lbl, stats, _ = stats_components(evidence)
-        ev_lbl, ev_n = lbl, n  # (``lbl`` is reused for blobs of one colour below; ``stats`` stays theirs)
+        ev_lbl = lbl  # (``lbl`` is reused for blobs of one colour below; ``stats`` stays theirs)
         hand = np.zeros(labels.shape, bool)
         if n > 1:
             unexpl_px = unexplained > 0
@@ -247,22 +247,20 @@ class OcclusionFinder:
         solid = _without_specks(known, SPECK_PIECES * self.piece_px)
         speckled = maps.weak & near_piece & ~(cv2.dilate(solid if covered is None else solid | covered.astype(np.uint8),
                                                           halo_kernel) > 0)
-        sp_n, sp_lbl = cv2.connectedComponents(cv2.morphologyEx(speckled.astype(np.uint8), cv2.MORPH_CLOSE,
-                                                                self.close_kernel), connectivity=8)
+        speckled = cv2.morphologyEx(speckled.astype(np.uint8), cv2.MORPH_CLOSE, self.close_kernel)
+        sp_n, sp_lbl = cv2.connectedComponents(speckled, connectivity=8)
+        every = np.ones(sp_n, bool)
+        every[0] = False
+        # what the hand takes whole once it reaches it: (labels, which labels, where they lie)
+        wholes = ((lbl, too_big, known > 0), (ev_lbl, part, evidence > 0), (sp_lbl, every, speckled > 0))
         for _ in range(GROW_ROUNDS):
             reach = dilated(hand, self.finger_kernel) > 0
             grown_hand = hand | (reach & loose)
-            touching = np.unique(lbl[reach & (known > 0)])
-            big = touching[too_big[touching]]
-            if big.size:
-                grown_hand |= members(lbl, big, len(too_big))
-            reached = np.unique(ev_lbl[reach & (evidence > 0)])
-            reached = reached[part[reached]]
-            if reached.size:
-                grown_hand |= members(ev_lbl, reached, ev_n)
-            if sp_n > 1:
-                reached = np.unique(sp_lbl[reach])
-                grown_hand |= members(sp_lbl, reached[reached > 0], sp_n)
+            for labelled, taken, where in wholes:
+                reached = np.unique(labelled[reach & where])
+                reached = reached[taken[reached]]
+                if reached.size:
+                    grown_hand |= members(labelled, reached, len(taken))
             if grown_hand.sum() == hand.sum():
                 break
             hand = grown_hand
