@@ -22,11 +22,9 @@ from pathlib import Path
 import numpy as np
 
 import vision.appearance as appearance
+from kept_frames_testkit import read_kept_frame
 from vision.colour_classes import UNKNOWN
-from vision.eval_readers import make_reader_factory
-from vision.eval_set import load_set, read_image
 from vision.foreground import ForegroundMaps
-from vision.layout import load_layout
 from vision.occlusion import OcclusionFinder
 
 SET = Path(__file__).with_name("photoreal-cheops8-t03")
@@ -34,12 +32,8 @@ SET = Path(__file__).with_name("photoreal-cheops8-t03")
 
 def _read_through() -> tuple[list[str], int]:
     """The occluded spaces (truth) read as anything but occluded or unsure, and how many are occluded."""
-    layout = load_layout("cheops")
-    frame = load_set(SET, layout).frames[0]
-    reader = make_reader_factory(layout, SET, reader="table")(frame.truth.table)
-    det = reader.read(read_image(frame.image), at=1.0)
-    got = {s.space: s for s in det.spaces}
-    return [s for s in frame.truth.occluded if not (got[s].occluded or got[s].unsure)], len(frame.truth.occluded)
+    got, truth = read_kept_frame(SET, "cheops", "table")
+    return [s for s in truth.occluded if not (got[s].occluded or got[s].unsure)], len(truth.occluded)
 
 
 def test_a_forearm_read_as_scarabs_is_not_read_through() -> None:

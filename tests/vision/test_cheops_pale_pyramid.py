@@ -13,23 +13,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 import vision.local_light as local_light
+from kept_frames_testkit import read_kept_frame
 from scorer.core.types import Piece
-from vision.eval_readers import make_reader_factory
-from vision.eval_set import load_set, read_image
-from vision.layout import load_layout
 
 SET = Path(__file__).with_name("photoreal-cheops3-t00")
 WHITE = Piece("neutral", "treasure-white")
 
 
 def _read() -> tuple[dict[str, dict | None], object]:
-    layout = load_layout("cheops")
-    frame = load_set(SET, layout).frames[0]
-    reader = make_reader_factory(layout, SET, reader="table")(frame.truth.table)
-    det = reader.read(read_image(frame.image), at=1.0)
-    return {s.space: (None if s.occluded else dict(s.pieces)) for s in det.spaces}, frame.truth
+    got, truth = read_kept_frame(SET, "cheops", "table")
+    return {s: (None if r.occluded else dict(r.pieces)) for s, r in got.items()}, truth
 
 
 def _on_pyramid(truth) -> list[str]:

@@ -19,20 +19,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import vision.occlusion as occlusion
-from vision.eval_readers import make_reader_factory
-from vision.eval_set import load_set, read_image
-from vision.layout import load_layout
+from kept_frames_testkit import read_kept_frame
 
 SET = Path(__file__).with_name("photoreal-china9-t02")
 
 
 def _read_through() -> tuple[list[str], int]:
-    layout = load_layout("china-a")
-    frame = load_set(SET, layout).frames[0]
-    reader = make_reader_factory(layout, SET, reader="learned")(frame.truth.table)
-    det = reader.read(read_image(frame.image), at=1.0)
-    got = {s.space: s for s in det.spaces}
-    return [s for s in frame.truth.occluded if not got[s].occluded], len(frame.truth.occluded)
+    got, truth = read_kept_frame(SET, "china-a", "learned")
+    return [s for s in truth.occluded if not got[s].occluded], len(truth.occluded)
 
 
 def test_a_dark_noisy_hand_is_not_read_through() -> None:
