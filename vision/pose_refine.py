@@ -147,5 +147,5 @@ def _textured_centres(template: np.ndarray, centres: list[tuple[float, float]], 
 
 
 def print_registration(H: np.ndarray, missing: tuple[int, ...], found: tuple[int, ...],
-                       size: tuple[int, int]) -> Registration:
-    return Registration(RegistrationStatus.PARTIAL, H, found, missing, 0.0, 1.0, True, size, PRINT_MESSAGE)
+                       size: tuple[int, int], message: Message = PRINT_MESSAGE) -> Registration:
+    return Registration(RegistrationStatus.PARTIAL, H, found, missing, 0.0, 1.0, True, size, message)

@@ -15,7 +15,8 @@ import numpy as np
 
 from vision.blurred_pose import BlurredPose
 from vision.enrolment import TableModel
-from vision.pose_refine import PoseRefiner, print_registration
+from vision.marker_squares import SQUARES_MESSAGE, MarkerSquares
+from vision.pose_refine import PRINT_MESSAGE, PoseRefiner, print_registration
 from vision.registration import OUTLINE_MESSAGE, Registrar, Registration, RegistrationStatus, obliqueness, to_detail
 from vision.smeared_pose import SmearedPose, is_smeared
 
@@ -27,6 +28,7 @@ class TableRegistration:
         self.refiner = PoseRefiner(model.reference, model.px_per_mm)
         self.blurred = BlurredPose(model.reference, model.px_per_mm, registrar.layout.size)
         self.smeared = SmearedPose(model.reference, model.px_per_mm, self.refiner)
+        self.squares = MarkerSquares(model.reference, model.px_per_mm, registrar.layout, registrar.layout.marker_size)
         self.pose: np.ndarray | None = None  # the last homography that read the board
         self.registrar.expect(model.pose, model.frame_size)  # a mounted camera: the markers are where they were
 
@@ -54,7 +56,8 @@ class TableRegistration:
     def _by_print(self, gray: np.ndarray, reg: Registration) -> Registration:
         """Too few markers: the last good pose (or the enrolment photo's), refined on the print;
         failing that, a motion-blurred frame's pose from its outline and coarse print
-        (``BlurredPose``)."""
+        (``BlurredPose``); failing that, from the markers' squares, whose codes were not read
+        (``MarkerSquares``)."""
         size = (gray.shape[1], gray.shape[0])
         H0 = self.known_pose(size)
         # "too oblique" from fewer than three markers is the board's outline guessed wrong (a hand across its
@@ -62,13 +65,27 @@ class TableRegistration:
         guessed = len(reg.found) < 3
         if H0 is None or (reg.status == RegistrationStatus.TOO_OBLIQUE and not guessed):
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
-        H = self._pose_on_print(gray, H0)
+        H, message = self._pose_on_print(gray, H0), PRINT_MESSAGE
+        if H is None:
+            H, message = self._pose_by_squares(gray, H0), SQUARES_MESSAGE
         if H is None:
             return reg if not reg.usable else Registration(RegistrationStatus.MARKERS_MISSING, None)
         if guessed and obliqueness(H, self.registrar.layout) < self.registrar.min_obliqueness:
             return reg  # the view itself is too slanted to read
         self.pose = H
-        return print_registration(H, reg.missing, reg.found, size)
+        return print_registration(H, reg.missing, reg.found, size, message)
+
+    def _pose_by_squares(self, gray: np.ndarray, H0: np.ndarray) -> np.ndarray | None:
+        """The pose the markers' squares give (``MarkerSquares``), refined on the print when
+        that lays the print better (a bump's perspective; three markers extrapolate the fourth)."""
+        got = self.squares.find(gray, H0)
+        if got is None:
+            return None
+        H = got[0]
+        refined = self.refiner.refine(gray, H)
+        if refined is not None and self.refiner.alignment(gray, refined[0]) > self.refiner.alignment(gray, H):
+            return refined[0]
+        return H
 
     def _pose_on_print(self, gray: np.ndarray, H0: np.ndarray) -> np.ndarray | None:
         """The known pose refined on the print (failing that, a blurred frame's coarse pose:

@@ -1,7 +1,7 @@
 """Frames of the independent photoreal renderer kept beside the tests (``photoreal-*`` folders: one frame of a
 git-ignored tuning set, with its table's empty and enrolment photos), read as ``tableref vision eval`` reads
 them (a uniquely named helper module, for test_cheops_pale_pyramid.py, test_cheops_arm_read_as_scarabs.py,
-test_dark_noisy_hand.py)."""
+test_dark_noisy_hand.py, test_marker_squares_photoreal.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,19 @@ from vision.eval_set import FrameTruth, load_set, read_image
 from vision.layout import load_layout
 
 
-def read_kept_frame(set_dir: Path, board_id: str, reader: str) -> tuple[dict[str, Any], FrameTruth]:
-    """The set's one frame read by ``reader`` ("table", "learned") enrolled from its table's photos:
-    space -> ``SpaceResult``, and the frame's truth."""
+def read_kept_frame(set_dir: Path, board_id: str, reader: str, stem: str | None = None
+                    ) -> tuple[dict[str, Any], FrameTruth]:
+    """The set's frame ``stem`` (its first when None) read by ``reader`` ("table", "learned")
+    enrolled from its table's photos: space -> ``SpaceResult``, and the frame's truth."""
+    got, truth, _ = read_kept_frame_with_registration(set_dir, board_id, reader, stem)
+    return got, truth
+
+
+def read_kept_frame_with_registration(set_dir: Path, board_id: str, reader: str, stem: str | None = None
+                                      ) -> tuple[dict[str, Any], FrameTruth, Any]:
+    """As ``read_kept_frame``, and the frame's ``Registration``."""
     layout = load_layout(board_id)
-    frame = load_set(set_dir, layout).frames[0]
+    frames = load_set(set_dir, layout).frames
+    frame = frames[0] if stem is None else next(f for f in frames if f.stem == stem)
     det = make_reader_factory(layout, set_dir, reader=reader)(frame.truth.table).read(read_image(frame.image), at=1.0)
-    return {s.space: s for s in det.spaces}, frame.truth
+    return {s.space: s for s in det.spaces}, frame.truth, det.registration

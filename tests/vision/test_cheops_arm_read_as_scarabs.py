@@ -32,7 +32,7 @@ SET = Path(__file__).with_name("photoreal-cheops8-t03")
 
 def _read_through() -> tuple[list[str], int]:
     """The occluded spaces (truth) read as anything but occluded or unsure, and how many are occluded."""
-    got, truth = read_kept_frame(SET, "cheops", "table")
+    got, truth = read_kept_frame(SET, "cheops", "table", "t03-003")
     return [s for s in truth.occluded if not (got[s].occluded or got[s].unsure)], len(truth.occluded)
 
 
