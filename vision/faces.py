@@ -292,6 +292,25 @@ class FaceBook:
         return best
 
 
+def bare_likeness(corrected: np.ndarray, reference: np.ndarray, centre_mm: Sequence[float], face_mm: tuple[float, float],
+                  px_per_mm: float, blur_px: float = 0.0, search_mm: float = SEARCH_MM) -> float:
+    """How well the empty board's print under a face-sized patch at ``centre_mm`` (``reference``,
+    blurred ``blur_px`` more as the frame is) matches ``corrected`` there, as ``FaceBook.match`` scores
+    a face (normalised correlation, best within ``search_mm``): the competitor of the faces where
+    nothing differs from the board in colour. -1 off the board."""
+    s = px_per_mm
+    tw, th = int(round(face_mm[0] * s)), int(round(face_mm[1] * s))
+    r = int(round(search_mm * s))
+    cx, cy = centre_mm[0] * s, centre_mm[1] * s
+    board = _crop(reference, cx, cy, tw, th)
+    win = _crop(corrected, cx, cy, tw + 2 * r, th + 2 * r)
+    if board is None or win is None:
+        return -1.0
+    board = cv2.GaussianBlur(board, (0, 0), float(np.hypot(SMOOTH_SIGMA, blur_px)))
+    res = cv2.matchTemplate(cv2.GaussianBlur(win, (0, 0), SMOOTH_SIGMA), board, cv2.TM_CCOEFF_NORMED)
+    return float(res.max())
+
+
 def face_candidates(layout: Layout, kinds: Sequence[str], owner: str) -> list[Piece]:
     """The printed pieces among ``kinds`` (a space's held kinds) for one owner: what ``match``
     chooses from once the reader knows a piece of that owner lies there."""

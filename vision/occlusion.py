@@ -45,6 +45,7 @@ ONE_COLOUR_PIECES = 4.0  # a blob of ONE piece colour this big is no heap of pie
 PRINT_HAND_MM2 = 2000.0  # a region whose unexplained evidence is mostly print lost is a hand from this area on
                          # (two fingers and some palm; china-a's 3 pieces: 1700-2600 mm², so China is as before)
 MARGIN_MM = 3.0  # spaces this close to a hand are occluded too (fingers, blur)
+SKIN_REACH_MM = 45.0  # blobs read as pieces but too big for them (``skin``) this near a hand, or one another, are its arm
 PIECE_REACH_MM = 10.0  # print lost this close to a piece: the piece (or its shadow) hides it
 GROW_ROUNDS = 4
 GROW_INTO_PIECES = 1.2  # a blob of piece colour touching the hand and bigger than this many pieces is skin
@@ -100,6 +101,8 @@ class OcclusionFinder:
         self.piece_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * p + 1, 2 * p + 1))
         f = max(1, int(round(FINGERS_MM * px_per_mm)))
         self.finger_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * f + 1, 2 * f + 1))
+        k = max(1, int(round(SKIN_REACH_MM * px_per_mm)))
+        self.skin_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
         m = max(1, int(round(MARGIN_MM * px_per_mm)))
         self.margin_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * m + 1, 2 * m + 1))
         # the corner markers' print: small, all edges, it changes with exposure, blur and JPEG more than the
@@ -157,9 +160,9 @@ class OcclusionFinder:
         called only when print was lost away from pieces (elsewhere it changes nothing). ``regions``: filled
         with the evidence regions (``lbl``) and which of them are such a hand (``accompanied``). ``skin`` (bool,
         board px): blobs read as pieces, too big for the one their spaces hold, on several spaces
-        (``AppearanceRead.oversized``): with a hand found otherwise they are part of it, wherever they lie (a
-        forearm over tiles matched under it shows only strips of skin between them, read as pieces: nothing
-        joins them to its palm); on their own they make no hand."""
+        (``AppearanceRead.oversized``): with a hand found otherwise they are part of it when they reach it
+        (``_skin_reached``: a forearm over tiles matched under it shows only strips of skin between them, read
+        as pieces, none touching its palm); on their own they make no hand."""
         known = (labels >= 0).astype(np.uint8)
         # a piece read by its look blurs into the board as much as one of a learned colour: its weak rim
         # beyond the outline explained is no hand either (photoreal-cheops2 tune t00-004: 2167 px round
@@ -225,7 +228,7 @@ class OcclusionFinder:
         if not hand.any():
             return Occlusion(hand, frozenset())
         if skin is not None:
-            hand |= skin
+            hand |= self._skin_reached(skin, hand)
         # the hand grows into what lies within a finger's reach, a few times over (a wrist or a
         # cuff can break the evidence between arm and palm): colour or difference no piece explains, and
         # blobs of piece colour bigger than any one piece (skin can look like a piece colour)
@@ -269,6 +272,24 @@ class OcclusionFinder:
         if like is not None:
             grown |= dilated(like, self.margin_kernel)
         return Occlusion(grown > 0, self.spaces_hit(grown))
+
+    def _skin_reached(self, skin: np.ndarray, hand: np.ndarray) -> np.ndarray:
+        """The blobs of ``skin`` (bool, board px) within ``SKIN_REACH_MM`` of the hand, or of one such
+        blob, and so on: a forearm over tiles matched under it shows strips of skin a tile apart, none
+        touching its palm; a lone scarab and its shadow, or a pale print seen as one, two spaces away
+        from any hand is no part of it (photoreal cheops10 t03-007: white "scarabs" on the pyramid's edge,
+        four spaces from the arm, made 6 of its 20 false flags)."""
+        n, lbl = cv2.connectedComponents(skin.view(np.uint8), connectivity=8)
+        taken = np.zeros(n, bool)
+        reached = hand
+        for _ in range(n - 1):
+            near = np.unique(lbl[(dilated(reached, self.skin_kernel) > 0) & skin])
+            near = near[(near > 0) & ~taken[near]]
+            if not near.size:
+                break
+            taken[near] = True
+            reached = hand | members(lbl, np.flatnonzero(taken), n)
+        return members(lbl, np.flatnonzero(taken), n)
 
     def _joined_regions(self, lbl: np.ndarray, n: int, is_hand: np.ndarray, unexpl: np.ndarray,
                         seen: np.ndarray) -> np.ndarray:

@@ -11,8 +11,9 @@ an empty space). One frame of that table, with its empty and enrolment photos, i
 (``photoreal-cheops8-t03``); the project's own renderer did not make this case.
 
 A blob too big for the one piece its space holds, reaching in from beyond the space, on two spaces or
-more is skin in a frame with a hand; one alone, or in a frame without a hand, stays a piece (a white
-scarab and its shadow read 1.7-2 pieces on the project's renderer).
+more is skin in a frame with a hand, when within reach of it (or of such a blob that is); one alone, or in
+a frame without a hand, stays a piece (a white scarab and its shadow read 1.7-2 pieces on the project's
+renderer).
 """
 
 from __future__ import annotations
@@ -64,18 +65,28 @@ def _maps() -> ForegroundMaps:
                           none, none, 2.0)
 
 
-def _skin() -> np.ndarray:
-    """Two strips, over spaces 1 and 2, far from any hand and from each other."""
+def _skin(chain: bool = False) -> np.ndarray:
+    """Strips of skin read as pieces: one over space 1, 35 mm below the hand; one over space 2, 85 mm from it
+    and farther from the hand; with ``chain``, one between them, within reach of both."""
     skin = np.zeros((H, W), bool)
-    skin[150:190, 150:165] = True
+    skin[105:190, 150:165] = True
     skin[150:190, 50:65] = True
+    if chain:
+        skin[150:190, 100:112] = True
     return skin
 
 
-def test_skin_joins_a_hand_found_otherwise() -> None:
+def test_skin_within_reach_of_a_hand_found_otherwise_joins_it() -> None:
     labels = np.full((H, W), -2, np.int16)
     labels[0:70, 130:190] = UNKNOWN  # a hand over space 0, from the board's edge
     occ = _finder().find(_maps(), labels, skin=_skin())
+    assert occ.spaces == frozenset({0, 1})  # the strip far from the hand and from the other is no part of it
+
+
+def test_skin_joins_a_hand_through_skin_within_reach() -> None:
+    labels = np.full((H, W), -2, np.int16)
+    labels[0:70, 130:190] = UNKNOWN
+    occ = _finder().find(_maps(), labels, skin=_skin(chain=True))
     assert occ.spaces == frozenset({0, 1, 2})
 
 
