@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
+from vision.blobs import dilated
 from vision.blurred_kinds import board_prototypes, mixed_piece
 from vision.counting import SpaceCount
 from vision.enrolment import TableModel, apparent_area
@@ -43,6 +44,7 @@ from vision.faces import FaceBook, FaceMatch, bare_likeness, disagreement, face_
 from vision.foreground import Foreground, ForegroundMaps
 from vision.frame_blur import BlurMeter, books_for, match_either
 from vision.geometry import parallax
+from vision.hand_colour import lab_distance, skin_colour
 from vision.layout import Layout
 from vision.local_light import board_kinds, kind_lut, kind_table, local_difference, local_kinds
 from vision.pale_arm import pale_arm
@@ -63,6 +65,8 @@ INNER_MM = 4.0  # the inner part: the space shrunk by this much
 LEAN_PER_HEIGHT, GROW_MM = 0.8, 4.0  # a piece's blob reaches this share of its height (+ this) out of its space
 HEAP_SHARE = 0.9  # touching pieces in a heap show a little less than their sum
 ONE_SCARAB_MAX = 1.7  # of a plain kind's enrolled area: a blob bigger than this is not one piece
+SKIN_NEAR_MM = 25.0  # a plain piece's blob this near a hand (a finger's length) ...
+SKIN_LIKE = 15.0  # ... and this near its skin's colour (``lab_distance``) may be its skin: unread
 SKIN_SPACES = 2  # spaces with a blob too big for their one piece: an arm read as pieces (``AppearanceRead.oversized``).
                  # photoreal-cheops8 tune t03-003: a pale forearm read as 6 such "scarabs", 7 spaces read through a
                  # hand; one alone, no hand in the frame: a piece and its shadow, or light (own cheops seed 7401: 3 frames)
@@ -105,12 +109,24 @@ class AppearanceRead:
     # pieces (``OcclusionFinder._find``'s ``skin``). None when fewer (one alone can be a piece and its shadow)
     oversized: np.ndarray | None = None
 
-    def touching(self, hand: np.ndarray) -> frozenset[int]:
+    def touching(self, hand: np.ndarray, lab: np.ndarray | None = None, px_per_mm: float = 1.0) -> frozenset[int]:
         """Spaces whose plain piece's blob touches the hand (``hand``: the occlusion's mask, bool):
-        skin can take a pale piece's colour, so a "piece" there may be the hand's edge: unread."""
+        skin can take a pale piece's colour, so a "piece" there may be the hand's edge: unread. With the
+        frame's ``lab`` (board px), also those whose blob lies within ``SKIN_NEAR_MM`` of the hand in the
+        hand's own colour (``SKIN_LIKE``; its skin as this frame shows it, ``skin_colour``): the lit edge of
+        a pale forearm that the hand test did not take, read as white scarabs beyond it (photoreal cheops12
+        t02-007, 16 mm; own render-set 7401 t1-0076, 21 mm: both read through a hand)."""
         if self.blobs is None or not hand.any():
             return frozenset()
-        hit = np.unique(self.blobs[hand & (self.blobs > 0)])
+        hit = set(np.unique(self.blobs[hand & (self.blobs > 0)]).tolist())
+        skin = None if lab is None else skin_colour(hand, self.explained, lab, px_per_mm)
+        if skin is not None:
+            r = max(1, int(round(SKIN_NEAR_MM * px_per_mm)))
+            near = (dilated(hand, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0) \
+                & (self.blobs > 0)
+            for v in np.unique(self.blobs[near]).tolist():
+                if v not in hit and lab_distance(np.median(lab[self.blobs == v], axis=0), skin) <= SKIN_LIKE:
+                    hit.add(v)
         return frozenset(int(v) - 1 for v in hit)
 
 

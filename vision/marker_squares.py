@@ -29,7 +29,7 @@ from scorer.core.types import Message
 from vision.layout import Layout
 
 MARGIN_MM = 6.0  # of the board round each marker's black square kept in its template (the white margin)
-SEARCH_MM = 60.0  # a marker is looked for this far from where the known pose puts it (a bump of ~2°)
+SEARCH_MM = 110.0  # a marker is looked for this far from where the known pose puts it (a bump of 2° swings a board 2.9 m below by ~100 mm)
 BLURS_MM = (0.0, 1.5, 3.0)  # the template blurred as a blurred or smeared frame shows it (σ, mm)
 MIN_PEAK = 0.6  # normalised correlation of a marker's neighbourhood found in the frame
 MIN_MARKERS = 3

@@ -453,7 +453,7 @@ class TableReader:
                                   lambda: print_loss.faded, lambda: self.blur_meter.sigma(corrected),
                                   None if seen is None else seen.oversized)
         if seen is not None:  # a pale "piece" touching a hand may be its skin: unread, and it hides what the hand would
-            touched = seen.touching(occ.mask)
+            touched = seen.touching(occ.mask, maps.lab, self.s)
             if touched:
                 assert seen.blobs is not None  # touching found a blob
                 occ = self.occlusion.joined(replace(occ, spaces=occ.spaces | touched),

@@ -93,6 +93,28 @@ def test_a_pale_piece_touching_a_hand_is_unread():
     assert seen.touching(np.zeros((50, 50), bool)) == frozenset()
 
 
+def test_a_piece_near_a_hand_in_the_hand_s_own_colour_is_unread():
+    """A pale forearm's lit edge, missed by the hand test, read as white scarabs beside it (photoreal cheops12
+    t02-007): a blob within ``SKIN_NEAR_MM`` of the hand in the colour of the hand's inside is unread; one in
+    another colour there, or in the hand's colour farther off, is read. 1 px = 1 mm."""
+    h, w = 120, 160
+    skin, other, board = (200.0, 135.0, 140.0), (200.0, 128.0, 100.0), (215.0, 128.0, 128.0)
+    lab = np.empty((h, w, 3), np.float32)
+    lab[:] = board
+    hand = np.zeros((h, w), bool)
+    hand[0:30, :] = True  # an arm across the top
+    lab[hand] = skin
+    blobs = np.zeros((h, w), np.int16)
+    blobs[45:55, 20:30] = 1  # 15 mm below the arm, skin-coloured: its lit edge
+    blobs[45:55, 70:80] = 2  # 15 mm below, a piece of another colour
+    blobs[95:105, 120:130] = 3  # 65 mm below, skin-coloured
+    for v, colour in ((1, skin), (2, other), (3, skin)):
+        lab[blobs == v] = colour
+    seen = AppearanceRead({}, set(), blobs > 0, None, blobs)
+    assert seen.touching(hand, lab, 1.0) == frozenset({0})
+    assert seen.touching(hand) == frozenset()  # without the frame's colours: touching only
+
+
 def _disc(shape: tuple[int, int], c: tuple[int, int], r: float) -> np.ndarray:
     yy, xx = np.mgrid[:shape[0], :shape[1]]
     return (xx - c[0]) ** 2 + (yy - c[1]) ** 2 <= r * r
