@@ -35,6 +35,11 @@ def lut_cells() -> np.ndarray:
     return np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
 
 
+def lab_norm(d: np.ndarray) -> np.ndarray:
+    """The size of Lab differences ``d`` (last axis L, a, b), lightness weighed by ``L_WEIGHT``."""
+    return np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
 def colour_distance(cells: np.ndarray, proto: np.ndarray, limit: float) -> np.ndarray:
     """How far Lab ``cells`` lie from one learned colour, in units of its ``limit`` (1: the edge of what it
     explains). Lightness weighs less than hue (shading moves a colour along L), and the hue of a dark

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.colour_classes import L_WEIGHT
+from vision.colour_classes import lab_norm
 
 SKIN_INSIDE_MM = 3.0  # the hand's colour is measured on its mask shrunk by this (its margin, its blurred edge) ...
 SKIN_MIN_MM2 = 50.0  # ... when at least this much of it is left
@@ -24,6 +24,5 @@ def skin_colour(hand: np.ndarray, explained: np.ndarray, lab: np.ndarray, px_per
 
 
 def lab_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Colour distance in Lab, lightness weighed by ``L_WEIGHT`` (shading moves a colour along L)."""
-    d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
-    return float(np.sqrt((L_WEIGHT * d[0]) ** 2 + d[1] ** 2 + d[2] ** 2))
+    """Colour distance in Lab, lightness weighed less (``lab_norm``: shading moves a colour along L)."""
+    return float(lab_norm(np.asarray(a, np.float32) - np.asarray(b, np.float32)))

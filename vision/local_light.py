@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from vision.colour_classes import L_WEIGHT, Q, colour_distance, lut_cells
+from vision.colour_classes import Q, colour_distance, lab_norm, lut_cells
 from vision.foreground import Foreground
 
 LIMIT_MIN, LIMIT_SPREAD = 24.0, 2.0  # a pixel is of a kind within max(24, 2 x its spread) of its colours (copies of a
@@ -41,9 +41,7 @@ def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarra
     gain = np.median(vals[near], axis=0) if near.sum() > 8 else np.median(vals, axis=0)
     corr = np.clip(r.astype(np.float32) / gain[None, None, :], 0, 255).astype(np.uint8)
     lab = Foreground.lab_of(corr)
-    d = lab - ref_lab[y0:y1, x0:x1]
-    dist = np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-    differs = dist > max(FG_MIN, FG_NOISE * noise)
+    differs = lab_norm(lab - ref_lab[y0:y1, x0:x1]) > max(FG_MIN, FG_NOISE * noise)
     return (differs if judge_ignored else differs & use), lab
 
 

@@ -42,10 +42,10 @@ class MarkerSquares:
     """Finds a table's markers by their look in its empty board's photo (``reference_bgr``,
     rectified at ``px_per_mm``)."""
 
-    def __init__(self, reference_bgr: np.ndarray, px_per_mm: float, layout: Layout, marker_mm: float):
+    def __init__(self, reference_bgr: np.ndarray, px_per_mm: float, layout: Layout):
         self.s = float(px_per_mm)
         gray = cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        self.half_mm = marker_mm / 2.0 + MARGIN_MM
+        self.half_mm = layout.marker_size / 2.0 + MARGIN_MM
         self.markers: list[tuple[np.ndarray, list[np.ndarray]]] = []
         h, w = gray.shape
         for m in layout.markers:
@@ -59,8 +59,8 @@ class MarkerSquares:
                                      for b in BLURS_MM]))
 
     def _found(self, gray: np.ndarray, H0: np.ndarray, centre: np.ndarray, templates: list[np.ndarray]
-               ) -> tuple[float, np.ndarray] | None:
-        """(peak, where the marker's centre lies in board mm by ``H0``) or None."""
+               ) -> np.ndarray | None:
+        """Where the marker's centre lies, in board mm by ``H0``; None when no clear peak (``MIN_PEAK``)."""
         reach = self.half_mm + SEARCH_MM
         n = int(round(2 * reach * self.s))
         # board mm -> region px: x' = (x - (centre - reach)) * s
@@ -78,19 +78,18 @@ class MarkerSquares:
                 best = (float(peak), loc, t.shape[0], _subpixel(score, loc))
         if best is None or best[0] < MIN_PEAK:
             return None
-        peak, (x, y), size, sub = best
-        at = (np.array([x, y], float) + sub + size / 2.0) / self.s + (centre - reach)
-        return peak, at
+        _, (x, y), size, sub = best
+        return (np.array([x, y], float) + sub + size / 2.0) / self.s + (centre - reach)
 
     def find(self, gray: np.ndarray, H0: np.ndarray) -> tuple[np.ndarray, int] | None:
         """The pose (board mm -> image px) the markers' squares give, and how many were found; None
         when too few are found or their shifts are not a bump's."""
         src, dst = [], []
         for centre, templates in self.markers:
-            got = self._found(gray, H0, centre, templates)
-            if got is not None:
+            at = self._found(gray, H0, centre, templates)
+            if at is not None:
                 src.append(centre)
-                dst.append(got[1])
+                dst.append(at)
         if len(src) < MIN_MARKERS:
             return None
         src_a, dst_a = np.float32(src), np.float32(dst)

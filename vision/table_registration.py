@@ -28,7 +28,7 @@ class TableRegistration:
         self.refiner = PoseRefiner(model.reference, model.px_per_mm)
         self.blurred = BlurredPose(model.reference, model.px_per_mm, registrar.layout.size)
         self.smeared = SmearedPose(model.reference, model.px_per_mm, self.refiner)
-        self.squares = MarkerSquares(model.reference, model.px_per_mm, registrar.layout, registrar.layout.marker_size)
+        self.squares = MarkerSquares(model.reference, model.px_per_mm, registrar.layout)
         self.pose: np.ndarray | None = None  # the last homography that read the board
         self.registrar.expect(model.pose, model.frame_size)  # a mounted camera: the markers are where they were
 

@@ -41,3 +41,13 @@ def enrolled(layout: Layout) -> TableModel:
 def knocked_frame(layout: Layout) -> Rendered:
     """A game position seen through the knocked camera, sharp."""
     return render(layout, random_board(layout, np.random.default_rng(4)), BUMPED)
+
+
+def worst_px(layout: Layout, H: np.ndarray, truth: np.ndarray) -> float:
+    """How far (px) the pose ``H`` puts any point of a 7 x 5 grid over the whole board from where the
+    render's homography ``truth`` has it."""
+    w, h = layout.size
+    grid = np.array([[x, y] for x in np.linspace(0, w, 7) for y in np.linspace(0, h, 5)], np.float64).reshape(-1, 1, 2)
+    got = cv2.perspectiveTransform(grid, H).reshape(-1, 2)
+    want = cv2.perspectiveTransform(grid, truth).reshape(-1, 2)
+    return float(np.linalg.norm(got - want, axis=1).max())

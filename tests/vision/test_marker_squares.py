@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from smear_testkit import enrolled, knocked_frame, smeared
+from smear_testkit import enrolled, knocked_frame, smeared, worst_px
 from vision.layout import load_layout
 from vision.marker_squares import MarkerSquares
 from vision.registration import Registrar
@@ -30,27 +30,19 @@ def frame(cheops):
 
 
 def _squares(cheops, model) -> MarkerSquares:
-    return MarkerSquares(model.reference, model.px_per_mm, cheops, cheops.marker_size)
-
-
-def _worst_px(layout, H: np.ndarray, truth: np.ndarray) -> float:
-    w, h = layout.size
-    grid = np.array([[x, y] for x in np.linspace(0, w, 7) for y in np.linspace(0, h, 5)], np.float64).reshape(-1, 1, 2)
-    got = cv2.perspectiveTransform(grid, H).reshape(-1, 2)
-    want = cv2.perspectiveTransform(grid, truth).reshape(-1, 2)
-    return float(np.linalg.norm(got - want, axis=1).max())
+    return MarkerSquares(model.reference, model.px_per_mm, cheops)
 
 
 @pytest.mark.parametrize("smear_px", [9, 15])
 def test_a_smeared_frame_of_a_knocked_camera_is_placed_by_its_markers_squares(cheops, model, frame, smear_px):
     gray = cv2.cvtColor(smeared(frame.image, smear_px, 20.0), cv2.COLOR_BGR2GRAY)
     assert not Registrar(cheops).detect(gray).found  # no code read
-    assert _worst_px(cheops, model.pose, frame.truth.homography) > 30  # the known pose is far off
+    assert worst_px(cheops, model.pose, frame.truth.homography) > 30  # the known pose is far off
     got = _squares(cheops, model).find(gray, model.pose)
     assert got is not None
     H, found = got
     assert found == 4
-    assert _worst_px(cheops, H, frame.truth.homography) < 2.5  # px, over the whole board
+    assert worst_px(cheops, H, frame.truth.homography) < 2.5  # px, over the whole board
 
 
 def test_without_the_markers_no_pose(cheops, model, frame):
