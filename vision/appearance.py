@@ -74,6 +74,7 @@ CORE_SHARE = 0.5  # of the deepest point's depth: the middle of a blob (for tell
 ONE_PIECE_SHARE = 0.5  # a held kind covering this share of a space: the space holds one piece
 BLOB_GROW_MM = 2.0  # a plain piece's blob explains this much around it (its blurred rim)
 MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it is never bare board (as vision.occlusion)
+UNREAD_TILE_MM = 6.0  # a tile left unread (which, not sure) shows this much beyond its outline: its rim, shadow, blur
 EXPLAIN_MARGIN_MM = 2.5  # a matched tile explains its outline grown by this much (its rim, blur, walls)
 
 
@@ -108,6 +109,9 @@ class AppearanceRead:
     # counted as its space's piece, but in a frame with a hand they are an arm across the spaces, read as
     # pieces (``OcclusionFinder._find``'s ``skin``). None when fewer (one alone can be a piece and its shadow)
     oversized: np.ndarray | None = None
+    # bool, board px: the outlines (grown by ``UNREAD_TILE_MM``) of tiles seen but not told apart, left unread: no
+    # hand by themselves (``vision.unread_tiles``)
+    unread_tiles: np.ndarray | None = None
 
     def touching(self, hand: np.ndarray, lab: np.ndarray | None = None, px_per_mm: float = 1.0) -> frozenset[int]:
         """Spaces whose plain piece's blob touches the hand (``hand``: the occlusion's mask, bool):
@@ -226,6 +230,7 @@ class AppearanceStep:
         books = [self.book] if self.blur is None else books_for(self.book, sigma)
         tiled: set[int] = set(self.indices) - set(indices)  # not read here (``only``): no plain pieces looked for
         doubtful: list[int] = []
+        unread_tiles = np.zeros((h, w), np.uint8)
         for i in indices:
             sp = self.layout.spaces[i]
             held = self.layout.held_kinds(sp)
@@ -251,6 +256,8 @@ class AppearanceStep:
                 if covered >= COVERED or (m.score >= LIKE_A_FACE and covered >= LIKE_COVERED):  # a tile: which, not sure
                     unsure.add(i)
                     tiled.add(i)
+                    outline = self.layout.pieces[printed[0].kind].outline(centre[0], centre[1], 0.0)
+                    cv2.fillPoly(unread_tiles, [np.round(_grow(outline, UNREAD_TILE_MM) * self.s).astype(np.int32)], 1)
                     if m.score < LIKE_A_FACE:
                         doubtful.append(i)  # only the share covered says "tile": looked at again below
                 continue  # else: no tile (a scarab, read below)
@@ -275,7 +282,7 @@ class AppearanceStep:
             skin = np.zeros((h, w), bool)
             for mask in oversized.values():
                 skin |= mask
-        return AppearanceRead(counts, unsure, explained > 0, arm, blobs, skin)
+        return AppearanceRead(counts, unsure, explained > 0, arm, blobs, skin, unread_tiles > 0)
 
     def _tile(self, i: int, book: FaceBook, m: FaceMatch, corrected: np.ndarray, centre: tuple[float, float],
               explained: np.ndarray, counts: dict[int, SpaceCount]) -> None:

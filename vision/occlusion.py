@@ -22,6 +22,7 @@ from vision.blobs import clusters, components, dilated, members, stats_component
 from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
 from vision.pale_fingers import PaleFingers
+from vision.unread_tiles import TILE_SHARE, inside_tiles, near_a_hand
 
 HALO_MM = 4.0  # weak difference this close to a piece is its blur, shadow or reflection
 SPECK_PIECES = 0.05  # a blob of piece colour smaller than this many (biggest) pieces is a speck: a region of weak
@@ -117,7 +118,8 @@ class OcclusionFinder:
     def find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None = None,
              seed: np.ndarray | None = None, covered: np.ndarray | None = None,
              faded_print: np.ndarray | Callable[[], np.ndarray] | None = None,
-             blur: Callable[[], float] | None = None, skin: np.ndarray | None = None) -> Occlusion:
+             blur: Callable[[], float] | None = None, skin: np.ndarray | None = None,
+             tiles: np.ndarray | None = None) -> Occlusion:
         """The hand, as ``_find`` finds it (``skin``: see there); in a frame found to hide spaces, ``blur`` (the frame's blur,
         px at the board's scale, as the corner markers show it: ``vision.frame_blur.BlurMeter``) is
         asked, and a frame blurred ``BLURRED_PX`` or more is looked at again as blurred: a piece's
@@ -127,7 +129,7 @@ class OcclusionFinder:
         pieces' smears and print the blur took. Not faded: the print lost in a region the first look
         took for a hand that shows colour of its own there (``BLURRED_KEEP_MM2``: an arm lying across)."""
         regions: dict = {}
-        occ = self._find(maps, labels, lost_print, seed, covered, faded_print, self.halo_kernel, regions, skin)
+        occ = self._find(maps, labels, lost_print, seed, covered, faded_print, self.halo_kernel, regions, skin, tiles)
         if not occ.spaces or blur is None:
             return occ
         sigma = blur()
@@ -143,12 +145,13 @@ class OcclusionFinder:
             faded = lost_print
             if "lbl" in regions:
                 faded = lost_print & ~regions["accompanied"][regions["lbl"]]
-        return self._find(maps, labels, lost_print, seed, covered, faded, halo, skin=skin)
+        return self._find(maps, labels, lost_print, seed, covered, faded, halo, skin=skin, tiles=tiles)
 
     def _find(self, maps: ForegroundMaps, labels: np.ndarray, lost_print: np.ndarray | None,
               seed: np.ndarray | None, covered: np.ndarray | None,
               faded_print: np.ndarray | Callable[[], np.ndarray] | None, halo_kernel: np.ndarray,
-              regions: dict | None = None, skin: np.ndarray | None = None) -> Occlusion:
+              regions: dict | None = None, skin: np.ndarray | None = None,
+              tiles: np.ndarray | None = None) -> Occlusion:
         """``seed`` (bool, board px): evidence already known to be a hand (an arm the colour of the
         board, ``vision.pale_arm``): it is one whatever the tests below say (its edge may lie just
         short of the board's edge, where those look for an arm). ``covered`` (bool, board px): pieces
@@ -162,7 +165,9 @@ class OcclusionFinder:
         board px): blobs read as pieces, too big for the one their spaces hold, on several spaces
         (``AppearanceRead.oversized``): with a hand found otherwise they are part of it when they reach it
         (``_skin_reached``: a forearm over tiles matched under it shows only strips of skin between them, read
-        as pieces, none touching its palm); on their own they make no hand."""
+        as pieces, none touching its palm); on their own they make no hand. ``tiles`` (bool, board px): the outlines
+        of tiles seen but not told apart (``AppearanceRead.unread_tiles``): a region mostly inside them is no hand
+        unless one found otherwise is near (``vision.unread_tiles``)."""
         known = (labels >= 0).astype(np.uint8)
         # a piece read by its look blurs into the board as much as one of a learned colour: its weak rim
         # beyond the outline explained is no hand either (photoreal-cheops2 tune t00-004: 2167 px round
@@ -194,11 +199,19 @@ class OcclusionFinder:
             seen_area = np.bincount(lbl[unexpl_px & seen_unexplained], minlength=n).astype(np.float64)
             unexplained_hand = _unexplained_hand(unexpl_area, seen_area, INNER_HAND_PIECES * self.piece_px,
                                                  PRINT_HAND_MM2 * self.s ** 2)
+            tile_made = np.zeros(n, bool)
+            if tiles is not None and tiles.any():  # tiles seen, not told apart: no hand by themselves
+                in_tiles, seen_in_tiles = inside_tiles(lbl, n, unexpl_px, seen_unexplained, tiles)
+                tile_made = unexplained_hand & (in_tiles >= TILE_SHARE * unexpl_area)
+                unexplained_hand &= ~tile_made
+                unexpl_area, seen_area = unexpl_area - in_tiles, np.maximum(0.0, seen_area - seen_in_tiles)
             is_hand = at_edge_hand | unexplained_hand | (total >= SLEEVE_PIECES * self.piece_px)
             is_hand[0] = False
             for j in np.flatnonzero(is_hand & ~at_edge_hand & ~unexplained_hand):
                 is_hand[j] = not (self._heap(lbl, j, stats[j]) or self._heaps(lbl, j, stats[j], labels))
             is_hand |= self._joined_regions(lbl, n, is_hand, unexpl_area, seen_area)
+            if tile_made.any():  # ... but near a hand found otherwise (an arm over tiles) they are
+                is_hand |= near_a_hand(lbl, n, tile_made & ~is_hand, is_hand, self.s)
             if regions is not None:  # for ``find``'s look at a blurred frame
                 accompanied = is_hand & (unexpl_area >= 2 * seen_area) & \
                     (seen_area >= max(BLURRED_KEEP_PIECES * self.piece_px, BLURRED_KEEP_MM2 * self.s ** 2))

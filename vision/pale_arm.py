@@ -28,6 +28,9 @@ MIN_AREA_MM2 = 1200.0  # ... and this big (a 38 mm tile is 1444 mm²): an arm
 JOIN_MM = 15.0  # a strongly tinted region this near an arm is its hand: a matched tile's outline (not weighed) cut a
                 # wrist from its palm (cheops seed 1342 t1-0000: a pale palm over the pyramid, 6900 mm², 10-30 mm away)
 JOIN_ROUNDS = 3
+ARM_TINT = 0.8  # x TINT: a weaker tint joined to an arm found is that arm too (the tinted windows need not touch: a
+                # sleeve reached the edge, the pale skin beyond it, 0.6-0.9 x TINT over its forearm, did not, and its
+                # hand was read through over six spaces; photoreal Cheops seed 1 t02-000, of the split held out until then)
 STRONG = 2.0  # x TINT, a region's mean tint: strongly tinted (that palm: 3.5; grey print a little off the white
               # balance, joined by 1 x TINT, put false arms over Cheops' price columns, seed 1322 t1-0003)
 
@@ -99,7 +102,18 @@ def _arm(corrected: np.ndarray, reference: np.ndarray, skip: np.ndarray, px_per_
             if not near.size:
                 break
             keep[near] = True
+        arm = keep[lbl]
+        arm |= _joined_tint(tint > ARM_TINT * TINT, arm)  # its pale skin beyond a sleeve of another colour
         # the window spread the arm's tint half its width beyond the arm: taken back
         g = max(1, int(round(WINDOW_MM * px_per_mm / 2)))
-        out = cv2.erode(keep[lbl].astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1,) * 2)) > 0
+        out = cv2.erode(arm.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1,) * 2)) > 0
     return out
+
+
+def _joined_tint(tinted: np.ndarray, arm: np.ndarray) -> np.ndarray:
+    """The connected regions of ``tinted`` (bool) that ``arm`` (bool) touches."""
+    n, lbl = cv2.connectedComponents(tinted.astype(np.uint8), connectivity=8)
+    take = np.zeros(n, bool)
+    take[np.unique(lbl[arm])] = True
+    take[0] = False
+    return take[lbl]

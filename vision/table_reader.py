@@ -451,7 +451,8 @@ class TableReader:
         occ = self.occlusion.find(maps if seen is None else hand_maps, strict_labels, lost,
                                   None if seen is None else seen.arm, None if seen is None else seen.explained > 0,
                                   lambda: print_loss.faded, lambda: self.blur_meter.sigma(corrected),
-                                  None if seen is None else seen.oversized)
+                                  None if seen is None else seen.oversized,
+                                  None if seen is None else seen.unread_tiles)
         if seen is not None:  # a pale "piece" touching a hand may be its skin: unread, and it hides what the hand would
             touched = seen.touching(occ.mask, maps.lab, self.s)
             if touched:

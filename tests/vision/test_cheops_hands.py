@@ -82,6 +82,25 @@ def test_pale_arm_is_a_tinted_region_from_the_edge(s):
     assert not pale_arm(np.clip(frame, 0, 255).astype(np.uint8), ref, busy, s).any()
 
 
+@pytest.mark.parametrize("s", [1.0, 2.0])
+def test_pale_skin_beyond_a_sleeve_is_the_arm(s):
+    """An arm in a bright sleeve from the board's edge, its pale skin beyond tinted less than ``TINT`` (0.88 of
+    it: photoreal Cheops seed 1 t02-000, a forearm over pale price columns, 0.6-0.9, read through over six
+    spaces): the skin is the arm too; the same faint tint apart from any arm is not (``ARM_TINT``)."""
+    rng = np.random.default_rng(2)
+    h, w = int(300 * s), int(200 * s)
+    ref, frame = _sand(h, w, rng)
+    busy = np.zeros((h, w), bool)
+    sleeve = (1.12, 0.86, 1.12)  # magenta
+    faint = (0.958, 0.976, 1.036)  # the skin tint above at 0.6 of its strength: 0.88 x TINT here
+    upper = tuple(int(v * s) for v in (80, 0, 130, 120))
+    lower = tuple(int(v * s) for v in (80, 120, 130, 260))
+    arm = pale_arm(_tint(_tint(frame, upper, sleeve).astype(np.float32), lower, faint), ref, busy, s)
+    assert arm[int(20 * s), int(105 * s)] and arm[int(220 * s), int(105 * s)]
+    alone = tuple(int(v * s) for v in (80, 100, 130, 260))
+    assert not pale_arm(_tint(frame, alone, faint), ref, busy, s).any()
+
+
 def test_a_pale_piece_touching_a_hand_is_unread():
     blobs = np.zeros((50, 50), np.int16)
     blobs[10:20, 10:20] = 4  # space 3's scarab
