@@ -118,11 +118,14 @@ def _not_read(result: Any) -> bool:
 
 
 def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[str],
-                registered: bool = True, hidden_under: HiddenUnder | None = None) -> FrameScore:
+                registered: bool = True, hidden_under: HiddenUnder | None = None,
+                fixed: frozenset[str] = frozenset()) -> FrameScore:
     """Score one frame. ``spaces``: the reader's ``SpaceResult``s (``.space``, ``.pieces`` as
     (Piece, count) pairs, ``.occluded``); a space without a result counts as flagged. In a frame
     that was not registered every visible space is wrong (nothing was read). ``hidden_under``: the
-    game's pieces that others may hide (``Game.hidden_under``), for ``FrameScore.from_state``."""
+    game's pieces that others may hide (``Game.hidden_under``), and ``fixed`` the spaces whose markers
+    the rules never move (``Game.fixed_spaces``: the referee keeps the state there), for
+    ``FrameScore.from_state``."""
     hidden_under = hidden_under or {}
     results = {s.space: s for s in spaces}
     visible = [s for s in space_ids if s not in truth.occluded]
@@ -154,6 +157,8 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
             if r is not None and _unsure(r):
                 unsure.append(s)
             wrong.append(WrongSpace(s, _tokens(want), None))
+            if s in fixed:
+                from_state.append(s)
             continue
         got = Counter({p: n for p, n in r.pieces if n > 0})
         if got == want:
@@ -162,7 +167,7 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
         wrong.append(WrongSpace(s, _tokens(want), _tokens(got)))
         # what the state supplies is no confusion (a value left out, a hidden piece); what else is wrong is
         supplied = restore_content(resolve_content(got, want) or got, want, hidden_under)
-        if supplied == want:
+        if supplied == want or s in fixed:
             from_state.append(s)
         else:
             conf += confusions(want, supplied)
@@ -224,17 +229,31 @@ def hidden_under_of(layout: Layout) -> HiddenUnder:
         return {}
 
 
+def fixed_spaces_of(layout: Layout) -> frozenset[str]:
+    """The spaces whose markers the rules never move in the game the layout is for (``Game.fixed_spaces``,
+    its shipped board's); none for a layout that names no game the registry knows."""
+    from scorer.core.registry import UnknownGame, get_game
+
+    if not layout.game:
+        return frozenset()
+    try:
+        return get_game(layout.game).fixed_spaces() & frozenset(s.id for s in layout.spaces)
+    except UnknownGame:
+        return frozenset()
+
+
 def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], space_ids: Sequence[str], *,
                  limit: int | None = None, progress: Callable[[int, int, FrameResult, float], None] | None = None,
                  on_frame: Callable[[Frame, np.ndarray, Any, FrameResult], None] | None = None,
                  warn: Warn | None = None, watch_width: int | None = None,
-                 hidden_under: HiddenUnder | None = None) -> tuple[list[FrameResult], list[str]]:
+                 hidden_under: HiddenUnder | None = None,
+                 fixed: frozenset[str] = frozenset()) -> tuple[list[FrameResult], list[str]]:
     """Read every frame with a fresh reader for its table and score it. Returns the results and
     the frames skipped (unreadable images, with a warning). ``progress(i, n, result, running
     per-space accuracy)`` after each frame; ``on_frame(frame, image, detection, result)`` too.
     ``watch_width``: the frames are detail stills; each is read scaled down to this width (as a
     camera's low-resolution stream shows it) with the still itself as the reader's ``detail``.
-    ``hidden_under``: as ``score_frame`` (``hidden_under_of(layout)``)."""
+    ``hidden_under``, ``fixed``: as ``score_frame`` (``hidden_under_of(layout)``, ``fixed_spaces_of(layout)``)."""
     frames = frame_set.frames[:limit] if limit else frame_set.frames
     results: list[FrameResult] = []
     skipped: list[str] = []
@@ -253,7 +272,7 @@ def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], s
         det = reader.read(watched, at=float(i), detail=detail)
         ms = (time.perf_counter() - t0) * 1e3
         reg = det.registration
-        score = score_frame(fr.truth, det.spaces, space_ids, bool(reg.usable), hidden_under)
+        score = score_frame(fr.truth, det.spaces, space_ids, bool(reg.usable), hidden_under, fixed)
         res = FrameResult(fr.stem, fr.truth.table, score, ms, str(reg.status))
         results.append(res)
         right += score.right

@@ -235,6 +235,12 @@ class Game(ABC, Generic[S, M]):
         Default: every piece stays visible."""
         return {}
 
+    def fixed_spaces(self, state: S | None = None) -> frozenset[str]:
+        """Spaces whose pieces are markers the rules set out once and never move, take or score
+        (Cheops' six dot markers): the referee keeps what the state has there whatever a sensor reads
+        (``scorer.core.fixed``). ``state`` None: those of the game's shipped board. Default: none."""
+        return frozenset()
+
     def seen_disagreements(self, state: S, moves: Sequence[M], seen: Mapping[str, tuple[str, ...]]) -> int:
         """How many things ``moves`` say of the table that a sensor saw otherwise (``seen``: per space,
         ``SpaceReading.seen``): among readings that explain the pieces equally well, the referee takes

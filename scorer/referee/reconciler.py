@@ -42,7 +42,9 @@ takes the value the engine expects there (``scorer.core.unvalued``); where that 
 token was just claimed or revealed) the space is not read until a value is read or declared. A
 piece the engine has under another that hides it from above (``Game.hidden_under``: China's
 fortress under a house) is kept there when a sensor reads the cover alone (``scorer.core.hidden``),
-and so is one the table showed placed this turn before its cover went on (``SeenThisTurn``).
+and so is one the table showed placed this turn before its cover went on (``SeenThisTurn``). A
+marker the rules never move (``Game.fixed_spaces``: Cheops' dot scarabs) is taken to be where the
+state has it, whatever a sensor reads there (``scorer.core.fixed``).
 
 ``offset`` (a ``BoardDiff``) is what an authorised override accepted on the table beyond the
 engine's board: the table is expected to be ``visible_board(state)`` plus the offset.
@@ -62,6 +64,7 @@ from typing import Any, Sequence
 
 from scorer.core.game import Explanation, Game
 from scorer.core.types import Board, BoardDiff, Message, Violation
+from scorer.core.fixed import keep_fixed
 from scorer.core.hidden import SeenThisTurn, restore as restore_hidden
 from scorer.core.unvalued import resolve as resolve_unvalued
 from scorer.referee.decisions import (AcceptMove, ClearFlag, CloseReason, Decision, Flag, FlagKind, Follow, OrderQuestion,
@@ -157,6 +160,8 @@ class Reconciler:
         # as is one the table showed placed this turn before a cover went on it
         hides = game.hidden_under()
         sensed = self._hidden_seen.apply(restore_hidden(sensed, expected, hides), expected, hides)
+        # ... and what lies on a marker's space (Cheops' dots) is what the state has there, whatever is read
+        sensed = keep_fixed(sensed, expected, game.fixed_spaces(state))
         player = _player_of(game, state)
 
         if game.outcome(state) is not None:

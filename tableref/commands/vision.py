@@ -359,7 +359,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     from vision.errors import FrameSetError
     from vision.eval_readers import make_reader_factory
-    from vision.evaluate import evaluate_set, failure_image, hidden_under_of, load_set, summarise, watched_frame
+    from vision.evaluate import (evaluate_set, failure_image, fixed_spaces_of, hidden_under_of, load_set, summarise,
+                                 watched_frame)
     from vision.layout import load_layout
 
     if args.limit is not None and args.limit < 1:
@@ -394,7 +395,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     progress = (lambda i, n, res, acc: show(i, n, f"{res.stem}: per-space so far {100 * acc:.2f}%")) if show else None
     results, skipped = evaluate_set(fs, reader_for, layout.space_ids, limit=args.limit, progress=progress,
                                     on_frame=on_frame, warn=warn, watch_width=WATCH_WIDTH if args.detail else None,
-                                    hidden_under=hidden_under_of(layout))
+                                    hidden_under=hidden_under_of(layout), fixed=fixed_spaces_of(layout))
     if not results:
         raise FrameSetError(f"{fs.root}: no frame could be read")
     summary = summarise(results)
@@ -436,7 +437,7 @@ def _print_eval(m: dict) -> None:
     vs = m["with_state"]
     if vs["spaces"]:
         print(f"right but for what the game state supplies (a value left out: token-?; a piece hidden under "
-              f"another: a fortress under a house): {vs['spaces']} spaces; with it (the truth taken as the state): "
+              f"another: a fortress under a house; a marker the rules never move: Cheops' dots): {vs['spaces']} spaces; with it (the truth taken as the state): "
               f"per space {_pct(vs['per_space'])}, whole board without a hand {_pct(vs['whole_board_without_hand'])}")
     rt = m["read_through_occlusion"]
     print(f"readings through an occlusion: {rt['count']} of {rt['of']} occluded spaces"

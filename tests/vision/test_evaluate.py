@@ -10,7 +10,7 @@ import pytest
 from scorer.core.types import Piece
 from tableref.cli import main
 from vision.errors import FrameSetError
-from vision.evaluate import NONE, FrameResult, hidden_under_of, load_set, parse_truth, score_frame, summarise
+from vision.evaluate import NONE, FrameResult, fixed_spaces_of, hidden_under_of, load_set, parse_truth, score_frame, summarise
 from vision.layout import load_layout
 
 RED_HOUSE, RED_EM, BLUE_EM = Piece("red", "house"), Piece("red", "emissary"), Piece("blue", "emissary")
@@ -114,6 +114,22 @@ def test_a_fortress_hidden_under_a_house_is_right_with_the_state_only_where_the_
     assert s.right == 0 and s.from_state == ("a",) and s.confusions == Counter({("neutral:fortress", NONE): 1})
     assert score_frame(t, got, ("a", "b")).from_state == ()  # a game that names no hidden piece: both missed
     assert hidden_under_of(load_layout("china-a")) == hides and hidden_under_of(load_layout("great-wall")) == {}
+
+
+def test_a_marker_the_rules_never_move_is_right_with_the_state_whatever_is_read_there():
+    """Cheops' dot scarabs (``Game.fixed_spaces``): missed, misread or flagged there, the referee keeps the
+    state's marker; elsewhere the same misreading stays an error."""
+    red, white = Piece("neutral", "treasure-red"), Piece("neutral", "treasure-white")
+    t = truth(pieces={"dot-red": [red], "dot-white": [white], "r1c1": [red], "dot-blue": []})
+    got = [res("dot-red"), res("dot-white", occluded=True), res("r1c1"), res("dot-blue")]
+    fixed = frozenset({"dot-red", "dot-white", "dot-blue"})
+    s = score_frame(t, got, ("dot-red", "dot-white", "r1c1", "dot-blue"), fixed=fixed)
+    assert s.right == 1 and sorted(s.from_state) == ["dot-red", "dot-white"]
+    assert s.confusions == Counter({("neutral:treasure-red", NONE): 1})  # r1c1's only: the state supplies the dot
+    assert score_frame(t, got, ("dot-red", "dot-white", "r1c1", "dot-blue")).from_state == ()
+    assert fixed_spaces_of(load_layout("cheops")) == frozenset(
+        f"dot-{c}" for c in ("red", "blue", "green", "yellow", "white", "black"))
+    assert fixed_spaces_of(load_layout("china-a")) == frozenset()
 
 
 # --------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorer.core.types import Board, Piece
-from scorer.games.cheops.data import FACES, SPACES
+from scorer.games.cheops.data import FACES, SPACES, CheopsBoard
 from scorer.games.cheops.state import EMPTY, NEIGHBOUR_TILE, NO_TILE, CheopsState, is_treasure
 
 
@@ -23,6 +23,15 @@ LAW_FACE_DOWN = "law"
 
 def law_kind(n: int) -> str:
     return f"law-{n}"
+
+
+def dot_space(colour: str) -> str:
+    return f"dot-{colour}"
+
+
+def dot_spaces(board: CheopsBoard) -> frozenset[str]:
+    """The price columns' dots, where each colour's marker scarab lies all game (``Game.fixed_spaces``)."""
+    return frozenset(dot_space(c) for c in board.colours)
 
 
 def visible_board(state: CheopsState) -> Board:
@@ -45,7 +54,7 @@ def visible_board(state: CheopsState) -> Board:
         else:
             cells[s] = {Piece(NEUTRAL, LAW_FACE_DOWN): 1}
     for c, colour in enumerate(state.colours):
-        cells[f"dot-{colour}"] = {Piece(NEUTRAL, treasure_kind(colour)): 1}
+        cells[dot_space(colour)] = {Piece(NEUTRAL, treasure_kind(colour)): 1}
         if state.covered[c]:
             cells[f"price-{colour}"] = {Piece(NEUTRAL, treasure_kind(colour)): state.covered[c]}
         if state.table_law[c]:
