@@ -8,7 +8,8 @@ under the frame's noise, and hides no print there: it was read through. Averaged
 do not count. Only bare board is weighed: pixels the pieces read explain, piece colours, the corner
 markers and dark print (whose shares are noise) are left out. A tinted region that reaches the
 board's edge (an arm comes in from beyond it) and is as big as a piece is a hand, and so is a
-strongly tinted one just beyond it (its palm, cut off by a tile's outline that is not weighed).
+strongly tinted one just beyond it (its palm, cut off by a tile's outline that is not weighed). An arm
+found takes in the weaker tint joined to it (``ARM_TINT``: the pale skin beyond a bright sleeve).
 Nothing here names a game: sizes are in mm, scaled by the board's pixels per mm.
 """
 

@@ -437,7 +437,8 @@ def _print_eval(m: dict) -> None:
     vs = m["with_state"]
     if vs["spaces"]:
         print(f"right but for what the game state supplies (a value left out: token-?; a piece hidden under "
-              f"another: a fortress under a house; a marker the rules never move: Cheops' dots): {vs['spaces']} spaces; with it (the truth taken as the state): "
+              f"another: a fortress under a house; a marker the rules never move: Cheops' dots): "
+              f"{vs['spaces']} spaces; with it (the truth taken as the state): "
               f"per space {_pct(vs['per_space'])}, whole board without a hand {_pct(vs['whole_board_without_hand'])}")
     rt = m["read_through_occlusion"]
     print(f"readings through an occlusion: {rt['count']} of {rt['of']} occluded spaces"
