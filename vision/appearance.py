@@ -256,8 +256,7 @@ class AppearanceStep:
                 if covered >= COVERED or (m.score >= LIKE_A_FACE and covered >= LIKE_COVERED):  # a tile: which, not sure
                     unsure.add(i)
                     tiled.add(i)
-                    outline = self.layout.pieces[printed[0].kind].outline(centre[0], centre[1], 0.0)
-                    cv2.fillPoly(unread_tiles, [np.round(_grow(outline, UNREAD_TILE_MM) * self.s).astype(np.int32)], 1)
+                    self._fill_outline(unread_tiles, printed[0].kind, centre, UNREAD_TILE_MM)
                     if m.score < LIKE_A_FACE:
                         doubtful.append(i)  # only the share covered says "tile": looked at again below
                 continue  # else: no tile (a scarab, read below)
@@ -291,14 +290,19 @@ class AppearanceStep:
         assert m.piece is not None
         h, w = explained.shape
         counts[i] = SpaceCount(Counter({m.piece: 1}), round(max(0.0, m.score), 3))
-        outline = self.layout.pieces[m.piece.kind].outline(centre[0] + m.offset_mm[0], centre[1] + m.offset_mm[1], 0.0)
-        cv2.fillPoly(explained, [np.round(_grow(outline, EXPLAIN_MARGIN_MM) * self.s).astype(np.int32)], 1)
+        self._fill_outline(explained, m.piece.kind, (centre[0] + m.offset_mm[0], centre[1] + m.offset_mm[1]),
+                           EXPLAIN_MARGIN_MM)
         off = disagreement(book, corrected, centre, m)
         if off is not None:
             (fx, fy), bad = off
             bh, bw = bad.shape
             if fx >= 0 and fy >= 0 and fy + bh <= h and fx + bw <= w:
                 explained[fy:fy + bh, fx:fx + bw][bad] = 0
+
+    def _fill_outline(self, mask: np.ndarray, kind: str, centre: tuple[float, float], grow_mm: float) -> None:
+        """``mask`` (uint8, board px) set to 1 over the outline of a ``kind`` centred at ``centre`` (mm), grown."""
+        outline = self.layout.pieces[kind].outline(centre[0], centre[1], 0.0)
+        cv2.fillPoly(mask, [np.round(_grow(outline, grow_mm) * self.s).astype(np.int32)], 1)
 
     def _tile_like_the_board(self, i: int, busy: np.ndarray, corrected: np.ndarray, printed: list[Piece],
                              cam: np.ndarray | None, books: list[FaceBook], sigma: float, explained: np.ndarray,

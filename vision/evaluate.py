@@ -216,30 +216,31 @@ def watched_frame(image: np.ndarray, width: int | None) -> tuple[np.ndarray, np.
     return cv2.resize(image, (width, h), interpolation=cv2.INTER_AREA), image
 
 
-def hidden_under_of(layout: Layout) -> HiddenUnder:
-    """The pieces that others may hide in the game the layout is for (``Game.hidden_under``); none
-    for a layout that names no game the registry knows."""
+def _game_of(layout: Layout):
+    """The game the layout is for (``scorer.core.registry``); None for a layout that names no game the
+    registry knows."""
     from scorer.core.registry import UnknownGame, get_game
 
     if not layout.game:
-        return {}
+        return None
     try:
-        return get_game(layout.game).hidden_under()
+        return get_game(layout.game)
     except UnknownGame:
-        return {}
+        return None
+
+
+def hidden_under_of(layout: Layout) -> HiddenUnder:
+    """The pieces that others may hide in the game the layout is for (``Game.hidden_under``); none
+    for a layout that names no game the registry knows."""
+    game = _game_of(layout)
+    return {} if game is None else game.hidden_under()
 
 
 def fixed_spaces_of(layout: Layout) -> frozenset[str]:
     """The spaces whose markers the rules never move in the game the layout is for (``Game.fixed_spaces``,
     its shipped board's); none for a layout that names no game the registry knows."""
-    from scorer.core.registry import UnknownGame, get_game
-
-    if not layout.game:
-        return frozenset()
-    try:
-        return get_game(layout.game).fixed_spaces() & frozenset(s.id for s in layout.spaces)
-    except UnknownGame:
-        return frozenset()
+    game = _game_of(layout)
+    return frozenset() if game is None else game.fixed_spaces() & frozenset(s.id for s in layout.spaces)
 
 
 def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], space_ids: Sequence[str], *,

@@ -20,7 +20,8 @@ from scorer.core.game import Game
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "scorer" / "games"
 GAMES = ("china", "cheops", "great_wall", "ming", "zhang_yi")
-SENSING_HOOKS = {"explain", "camera_declarations", "shown_board", "sensed_owners", "seen_disagreements", "hidden_under"}  # what game.py may add to the rules (scorer.core.game.Game)
+SENSING_HOOKS = {"explain", "camera_declarations", "shown_board", "sensed_owners", "seen_disagreements", "hidden_under",
+                  "fixed_spaces"}  # what game.py may add to the rules (scorer.core.game.Game)
 MAX_ENGINE_LINES = 520
 
 
@@ -96,7 +97,7 @@ def test_game_is_the_rules_plus_explain(game_id):
     assert "explain" in rules_cls.__abstractmethods__  # the rules leave it to game.py
     assert not game_cls.__abstractmethods__
     # its only additions are the sensing hooks of scorer.core.game.Game (explain; optional camera_declarations, shown_board,
-    # sensed_owners, seen_disagreements)
+    # sensed_owners, seen_disagreements, hidden_under, fixed_spaces)
     assert {name for name in vars(game_cls) if not name.startswith("_")} <= SENSING_HOOKS
     assert "explain" in vars(game_cls)
     assert package.GAME is game_mod.GAME and type(package.GAME) is game_cls

@@ -22,7 +22,8 @@ from scorer.core.boardkit import (
     resolve_id,
 )
 from scorer.core.types import InvalidRecord, Message
-from scorer.games.cheops.data import FACES, ROWS, SHIPPED_BOARD, SPACES, board_from_json, board_problems, face_name
+from scorer.games.cheops.data import (FACES, ROWS, SHIPPED_BOARD, SPACES, board_from_json, board_problems, column_spaces,
+                                      face_name)
 
 TREASURE_HEX = {"red": "#c83228", "blue": "#2855c8", "green": "#28964a", "yellow": "#f0c828", "white": "#f2f2ea",
                 "black": "#202022"}
@@ -35,10 +36,6 @@ TILE = {"footprint": "rect", "size_mm": [38, 38], "height_mm": 3, "owners": "neu
 
 def colours_of(doc: Mapping[str, Any]) -> list[str]:
     return [c["id"] for c in doc["treasure_colours"]]
-
-
-def column_spaces(colour: str) -> tuple[str, str, str]:
-    return f"dot-{colour}", f"price-{colour}", f"price-{colour}-law"
 
 
 class CheopsBoardKit(BoardKit):

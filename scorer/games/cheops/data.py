@@ -49,6 +49,11 @@ def space_id(row: int, col: int) -> str:
     return f"r{row}c{col}"
 
 
+def column_spaces(colour: str) -> tuple[str, str, str]:
+    """A price column's spaces: its dot (the colour's marker scarab), the price table, the law under it."""
+    return f"dot-{colour}", f"price-{colour}", f"price-{colour}-law"
+
+
 SPACES: tuple[str, ...] = tuple(space_id(r, c) for r in range(1, ROWS + 1) for c in range(1, r + 1))
 SPACE_INDEX: Mapping[str, int] = {s: i for i, s in enumerate(SPACES)}
 ROW_OF: tuple[int, ...] = tuple(r for r in range(1, ROWS + 1) for _ in range(r))

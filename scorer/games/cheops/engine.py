@@ -12,7 +12,7 @@ from scorer.core.results import Outcome, PlayerScore, Scoreboard, Termination, w
 from scorer.core.types import Board, Message, SpaceId, Violation
 from scorer.games.cheops import moves as mv
 from scorer.games.cheops import rules
-from scorer.games.cheops.data import FACES, LAW_NUMBERS, SPACES, load_board
+from scorer.games.cheops.data import FACES, LAW_NUMBERS, SPACES
 from scorer.games.cheops.moves import (
     KEPT_PREFIX,
     BuyNeighbour,
@@ -44,7 +44,7 @@ from scorer.games.cheops.state import (
     is_law,
     is_treasure,
 )
-from scorer.games.cheops.visible import dot_spaces, visible_board
+from scorer.games.cheops.visible import visible_board
 
 
 class CheopsEngine(Game[CheopsState, CheopsMove]):
@@ -174,10 +174,6 @@ class CheopsEngine(Game[CheopsState, CheopsMove]):
     # -- sensors ------------------------------------------------------------------------------------
     def visible_board(self, state: CheopsState) -> Board:
         return visible_board(state)
-
-    def fixed_spaces(self, state: CheopsState | None = None) -> frozenset[str]:
-        """The price columns' dots: one scarab of the column's colour each, set at setup, a marker only (C18)."""
-        return dot_spaces(state.board if state is not None else load_board(None))
 
     # -- records ------------------------------------------------------------------------------------
     def move_from_json(self, data: Mapping[str, Any]) -> CheopsMove:

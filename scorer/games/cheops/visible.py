@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorer.core.types import Board, Piece
-from scorer.games.cheops.data import FACES, SPACES, CheopsBoard
+from scorer.games.cheops.data import FACES, SPACES, CheopsBoard, column_spaces
 from scorer.games.cheops.state import EMPTY, NEIGHBOUR_TILE, NO_TILE, CheopsState, is_treasure
 
 
@@ -25,13 +25,9 @@ def law_kind(n: int) -> str:
     return f"law-{n}"
 
 
-def dot_space(colour: str) -> str:
-    return f"dot-{colour}"
-
-
 def dot_spaces(board: CheopsBoard) -> frozenset[str]:
     """The price columns' dots, where each colour's marker scarab lies all game (``Game.fixed_spaces``)."""
-    return frozenset(dot_space(c) for c in board.colours)
+    return frozenset(column_spaces(c)[0] for c in board.colours)
 
 
 def visible_board(state: CheopsState) -> Board:
@@ -54,9 +50,10 @@ def visible_board(state: CheopsState) -> Board:
         else:
             cells[s] = {Piece(NEUTRAL, LAW_FACE_DOWN): 1}
     for c, colour in enumerate(state.colours):
-        cells[dot_space(colour)] = {Piece(NEUTRAL, treasure_kind(colour)): 1}
+        dot, price, law = column_spaces(colour)
+        cells[dot] = {Piece(NEUTRAL, treasure_kind(colour)): 1}
         if state.covered[c]:
-            cells[f"price-{colour}"] = {Piece(NEUTRAL, treasure_kind(colour)): state.covered[c]}
+            cells[price] = {Piece(NEUTRAL, treasure_kind(colour)): state.covered[c]}
         if state.table_law[c]:
-            cells[f"price-{colour}-law"] = {Piece(NEUTRAL, law_kind(state.table_law[c])): 1}
+            cells[law] = {Piece(NEUTRAL, law_kind(state.table_law[c])): 1}
     return Board.from_counts(cells)
