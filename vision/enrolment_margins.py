@@ -14,6 +14,11 @@ them). A table whose pieces the network already reads surely gets no raise: the 
 unchanged there. A head that counts pieces (``counts``) is left as it is: its classes are counts
 per owner, and one photo's lone pieces say nothing of a heap.
 
+A raise counts only against the classes the photo showed it losing to (its *rivals*: those within
+``MARGIN`` of the lone piece's class there). On one photoreal tuning table the violet house read
+empty in the photo; raised against every class it turned the table's blue houses violet in most
+frames, where raised against "empty" alone it does not.
+
 Chosen on the photoreal tuning tables (tools/photoreal seed 2 and the evaluation set's tune
 split) and the project's renderer: docs/vision.md, "Enrolment margins".
 """
@@ -21,6 +26,7 @@ split) and the project's renderer: docs/vision.md, "Enrolment margins".
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
@@ -37,6 +43,36 @@ MARGIN = 4.0  # logits: a lone piece of the photo read this much above the next 
 MOST = 6.0  # the largest raise of a class
 EMPTY_MARGIN = 3.0  # the photo's empty spaces keep reading empty by this much ...
 EMPTY_SHARE = 10.0  # ... all but this percentage of them
+
+
+@dataclass(frozen=True)
+class Raises:
+    """One single-choice head's raises for this table: per class the logit added (``by_class``) and
+    the classes it is added against (``rivals[c, k]``: class ``c`` is raised where the network's own
+    choice is ``k``; always where it is ``c`` itself)."""
+
+    by_class: np.ndarray
+    rivals: np.ndarray
+
+    def apply(self, rows: np.ndarray) -> np.ndarray:
+        """The networks' outputs (one row per space) with the raises that hold against each row's choice."""
+        choice = np.argmax(rows, axis=1)
+        against = self.rivals[:, choice].T | (np.arange(rows.shape[1])[None, :] == choice[:, None])
+        return rows + self.by_class[None, :] * against
+
+
+def class_rivals(head: Head, samples: Sequence[tuple[np.ndarray, int]]) -> np.ndarray:
+    """Per class of a single-choice ``head`` (rows), the classes its lone pieces in the photo lost to or
+    nearly did (within ``MARGIN``): what its raise is for."""
+    n = len(head.classes)
+    rivals = np.zeros((n, n), bool)
+    for row, c in samples:
+        if c == 0 or head.mode != "single":
+            continue
+        near = row > row[c] - MARGIN
+        near[c] = False
+        rivals[c] |= near
+    return rivals
 
 
 def class_raises(head: Head, samples: Sequence[tuple[np.ndarray, int]]) -> np.ndarray:
@@ -61,6 +97,35 @@ def class_raises(head: Head, samples: Sequence[tuple[np.ndarray, int]]) -> np.nd
     return raises
 
 
+def with_a_piece_under(head: Head, raises: "Raises", samples: Sequence[tuple[np.ndarray, int]]) -> "Raises":
+    """The raises carried over to the same pieces on a piece of another kind (China: a house on a
+    fortress): a network that misses this table's violet house on a bare site (its photo's house
+    read empty) misses it on a fortress too (read as the fortress alone), so "fortress + violet house"
+    is raised against "fortress" as "violet house" is against "empty". No further than the photo's
+    own spaces of the rival class allow (its lone fortress stays a fortress by ``EMPTY_MARGIN``)."""
+    by_class, rivals = raises.by_class.copy(), raises.rivals.copy()
+    extras = sorted({p for cls in head.classes for p in cls}, key=str)
+    for c in np.flatnonzero(raises.by_class > 0):
+        for k in np.flatnonzero(raises.rivals[c]):
+            for p in extras:
+                c2, k2 = _class_of(head, head.classes[c] + (p,)), _class_of(head, head.classes[k] + (p,))
+                if c2 is None or k2 is None:
+                    continue
+                r = float(raises.by_class[c])
+                shown = np.array([row for row, t in samples if t == k2])
+                if len(shown):
+                    r = min(r, float(np.percentile(shown[:, k2] - shown[:, c2], EMPTY_SHARE)) - EMPTY_MARGIN)
+                if r > 0:
+                    by_class[c2] = max(by_class[c2], r)
+                    rivals[c2, k2] = True
+    return Raises(by_class, rivals)
+
+
+def _class_of(head: Head, pieces: tuple[Piece, ...]) -> int | None:
+    target = head.target(list(pieces))
+    return None if target is None else int(target[0])
+
+
 def enrolment_samples(head: Head, logits: Mapping[str, np.ndarray], placed: Mapping[str, Piece]
                       ) -> list[tuple[np.ndarray, int]]:
     """``logits``: space id -> the network's outputs for the photo's spaces of ``head``'s kind;
@@ -73,7 +138,7 @@ def enrolment_samples(head: Head, logits: Mapping[str, np.ndarray], placed: Mapp
     return out
 
 
-def table_raises(reader: "TableReader") -> dict[str, np.ndarray]:
+def table_raises(reader: "TableReader") -> dict[str, Raises]:
     """Per single-choice space kind, the raises for this table: its enrolment photo
     (``model.pieces_view``, ``model.placed``) read by ``reader``'s own steps; none without it."""
     model, classifier = reader.model, reader.classifier
@@ -89,10 +154,15 @@ def table_raises(reader: "TableReader") -> dict[str, np.ndarray]:
     out = {}
     for kind, (idx, rows) in logits.items():
         head = classifier.heads[kind]
-        raises = class_raises(head, enrolment_samples(head, dict(zip((spaces[i].id for i in idx), rows)), placed))
+        samples = enrolment_samples(head, dict(zip((spaces[i].id for i in idx), rows)), placed)
+        raises = class_raises(head, samples)
         if raises.any():
-            out[kind] = raises
+            out[kind] = r = with_a_piece_under(head, Raises(raises, class_rivals(head, samples)), samples)
             log.info("enrolment photo: %s classes raised for this table: %s", kind,
-                     {"+".join(f"{p.owner}:{p.kind}" for p in head.classes[c]): round(float(r), 2)
-                      for c, r in enumerate(raises) if r})
+                     {_name(head, c) + " against " + ", ".join(_name(head, k) for k in np.flatnonzero(r.rivals[c])):
+                      round(float(v), 2) for c, v in enumerate(r.by_class) if v})
     return out
+
+
+def _name(head: Head, c: int) -> str:
+    return "+".join(f"{p.owner}:{p.kind}" for p in head.classes[c]) or "empty"

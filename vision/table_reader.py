@@ -342,7 +342,7 @@ class TableReader:
         for kind, (idx, rows) in logits.items():
             head = self.classifier.heads[kind]
             if kind in self._raises:
-                rows = rows + self._raises[kind]
+                rows = self._raises[kind].apply(rows)
             for i, row in zip(idx, rows):
                 pieces, conf = head.decode(row)
                 out[i] = SpaceCount(Counter(dict(pieces)), conf)  # empty too: its confidence is the network's

@@ -12,7 +12,8 @@ import pytest
 
 from scorer.core.types import Board, Piece
 from vision.enrolment import TableModel, enrolment_plan
-from vision.enrolment_margins import EMPTY_MARGIN, MARGIN, MOST, class_raises, enrolment_samples
+from vision.enrolment_margins import (EMPTY_MARGIN, MARGIN, MOST, Raises, class_raises, class_rivals, enrolment_samples,
+                                      with_a_piece_under)
 from vision.render import Conditions, render
 from vision.space_classifier import Head, SpaceClassifier
 from vision.table_reader import TableReader
@@ -49,6 +50,33 @@ def test_the_photos_empty_spaces_stay_empty():
     assert raised[2] == pytest.approx(4.0 - EMPTY_MARGIN)
     # no room at all: no raise (never negative)
     assert class_raises(HEAD, [(_row(blue=3.0, empty=3.0), 2)] + [(_row(empty=1.0), 0)] * 20)[2] == 0
+
+
+def test_a_raise_counts_only_against_what_the_photo_showed_it_losing_to():
+    # the photo's blue house read empty (as a dark table's violet did): blue is raised against empty,
+    # not against the red house it beat there by far
+    samples = [(_row(empty=3.0, blue=2.0, red=-4.0, fort=-9.0, fort_red=-9.0), 2), (_row(red=9.0), 1)] + [(_row(empty=20.0), 0)] * 5
+    raises = Raises(class_raises(HEAD, samples), class_rivals(HEAD, samples))
+    assert raises.by_class[2] == pytest.approx(MARGIN + 1.0)
+    assert raises.rivals[2].tolist() == [True, False, False, False, False] and not raises.rivals[1].any()
+    frames = np.stack([_row(empty=3.0, blue=1.0),  # the photo's misreading: put right
+                       _row(red=3.0, blue=1.0),  # a red house the network reads red: stays red
+                       _row(blue=2.0, red=1.0)])  # blue already: surer
+    out = raises.apply(frames)
+    assert np.argmax(out, axis=1).tolist() == [2, 1, 2]
+    assert out[1].tolist() == frames[1].tolist() and out[2, 2] == pytest.approx(2.0 + MARGIN + 1.0)
+
+
+def test_a_raise_carries_over_to_the_same_piece_on_a_fortress():
+    # red read empty in the photo: "fortress + red" is raised against "fortress" as red is against empty,
+    # no further than the photo's lone fortress allows (it reads 3 + EMPTY_MARGIN above "fortress + red")
+    samples = [(_row(empty=3.0, red=2.0, blue=-9.0, fort=-9.0, fort_red=-9.0), 1),
+               (_row(fort=5.0, fort_red=2.0 - EMPTY_MARGIN), 3)] + [(_row(empty=20.0), 0)] * 5
+    raises = with_a_piece_under(HEAD, Raises(class_raises(HEAD, samples), class_rivals(HEAD, samples)), samples)
+    assert raises.by_class[1] == pytest.approx(MARGIN + 1.0)
+    assert raises.by_class[4] == pytest.approx(3.0) and raises.rivals[4].tolist() == [False, False, False, True, False]
+    out = raises.apply(np.stack([_row(fort=4.0, fort_red=2.0), _row(fort=4.0, fort_red=0.5)]))
+    assert np.argmax(out, axis=1).tolist() == [4, 3]
 
 
 def test_a_counting_head_is_left_as_it_is():
