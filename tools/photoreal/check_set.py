@@ -3,6 +3,7 @@ valid owner:kind tokens; print counts.
 
   python tools/photoreal/check_set.py data/vision/photoreal/tune [--layout vision/layouts/china-a.json]
   python tools/photoreal/check_set.py evalsets/photoreal-cheops/tune --layout vision/layouts/cheops.json
+  python tools/photoreal/check_set.py data/vision/photoreal-zhang-yi/tune --layout vision/layouts/zhang-yi-sample.json
 
 Plain Python + json (no bpy, no project code). Exit status 1 on any problem.
 """
@@ -65,6 +66,16 @@ def main(argv=None):
     if lay.get("game") == "great_wall":  # enrolment: one card of each kind (owners taking turns), one token of each value
         CLAIMABLE = True
         n_types = len(lay["pieces"])
+    if lay.get("game") == "zhang_yi":  # enrolment (the project's plan): one value counter per state (values in turn),
+        # one of each other player kind per state, each talent with its state(s); no die, not the counted kind itself
+        counted = {v["counts_as"]["kind"] for v in lay["pieces"].values() if v.get("counts_as")}
+        dice = set(lay.get("holds", {}).get("dice", []))
+        n_players = len(lay.get("players", {}))
+        n_types = n_players if counted else 0
+        for k, v in lay["pieces"].items():
+            if k in counted or k in dice or v.get("counts_as") or v.get("owners") != "players":
+                continue
+            n_types += len(v["owned_by"]) if "owned_by" in v else n_players
     problems = []
     sj = os.path.join(a.set, "set.json")
     if not os.path.exists(sj):

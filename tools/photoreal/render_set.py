@@ -7,6 +7,7 @@ Run with the photoreal venv (see README.md):
 Cheops: --layout vision/layouts/cheops.json (cheops.py: its board, tiles, scarabs and positions).
 The Great Wall: --layout vision/layouts/great-wall.json (greatwall.py, greatwall_art.py: play mat, cards, tokens).
 Ming Dynasty: --layout vision/layouts/ming-provisional.json (ming.py: its board, family blocks, princes, positions).
+Zhang Yi: --layout vision/layouts/zhang-yi-sample.json (zhangyi.py, zhangyi_art.py: map, printed counters, die).
 
 Tables t00..t(tune-1) go to OUT/tune, the rest to OUT/heldout. Every frame is written as soon
 as it is rendered, so an interrupted run leaves a valid (smaller) set.
@@ -33,6 +34,7 @@ import ming  # noqa: E402
 import pieces as pieces_mod  # noqa: E402
 import sensor  # noqa: E402
 import truth as truth_mod  # noqa: E402
+import zhangyi  # noqa: E402
 from layout_io import Layout  # noqa: E402
 from scene import Renderer, kelvin_rgb, srgb_to_linear  # noqa: E402
 
@@ -168,7 +170,7 @@ def main(argv=None):
     version = bpy.app.version_string
     layout = Layout(args.layout)
     game = (cheops if cheops.is_cheops(layout) else greatwall if greatwall.is_great_wall(layout)
-            else ming if ming.is_ming(layout) else None)  # None: China
+            else ming if ming.is_ming(layout) else zhangyi if zhangyi.is_zhang_yi(layout) else None)  # None: China
     work = tempfile.mkdtemp(prefix="photoreal_")
     rend = Renderer(work, samples=args.samples, threads=args.threads)
     tables = list(range(args.tables))
@@ -201,7 +203,7 @@ def main(argv=None):
             "board": layout.id, "source": f"tools/photoreal (Blender Cycles {version})", "split": split,
             "seed": args.seed, "size": [camera_mod.W, camera_mod.H],
             "notes": ("Independent physically based renders (Cycles path tracing, CPU) with own board artwork, "
-                      + (greatwall.SET_NOTES if game is greatwall else ming.SET_NOTES if game is ming else
+                      + (game.SET_NOTES if game in (greatwall, ming, zhangyi) else
                          "printed cardboard tiles (own face art per kind), wooden domed scarabs, game-like positions, "
                          if game else "wooden piece meshes, ")
                       + "hand/arm meshes, mounted camera bumped per frame, numpy/OpenCV sensor "
@@ -286,6 +288,9 @@ def main(argv=None):
             else:
                 sensor.write_jpeg(os.path.join(setdir, "frames", stem + ".jpg"), bgr, sp["jpeg"])
                 write_json(os.path.join(setdir, "truth", stem + ".json"), truth)
+                if hasattr(game, "counter_rows"):  # Zhang Yi: where each value counter lies, as the project's sets have it
+                    os.makedirs(os.path.join(setdir, "counters"), exist_ok=True)
+                    write_json(os.path.join(setdir, "counters", stem + ".json"), game.counter_rows(layout, pcs))
             meta["frames"][stem] = dict(hand=hand is not None, hand_board_coverage=cov,
                                         hand_params=hand["params"] if hand else None,
                                         camera_C=cam.C, camera_R_c2w=cam.R_c2w, sensor=sp, n_pieces=len(pcs))
@@ -295,6 +300,8 @@ def main(argv=None):
             if game is ming:  # each piece (owner, kind, space, x, y mm, turn deg), for overlay.py
                 meta["frames"][stem]["ming_pieces"] = [[p["owner"], p["kind"], p["space"], round(p["x_mm"], 1), round(p["y_mm"], 1),
                                                         round(math.degrees(p["rot"]), 1)] for p in pcs]
+            if game is zhangyi:  # each piece (owner, kind, space, x, y mm, turn deg, lift mm, tilt deg, value), for overlay.py
+                meta["frames"][stem]["zy_pieces"] = zhangyi.frame_meta(pcs)
             write_json(os.path.join(tdir, "meta.json"), meta)
             done += 1
             dt = time.time() - t0
