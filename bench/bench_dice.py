@@ -3,6 +3,7 @@
     python -m bench dice                                   # tune and heldout, 1000 rolls each, 1280x720
     python -m bench dice -- --rolls 300 --size 3840x2160   # a detail frame
     python -m bench dice -- --sets own,tune --dump /tmp/dice-failures
+    python -m bench dice -- --reader classical             # the pip fits alone (default: both, side by side)
 
 Rolls of Zhang Yi's sample layout (its ``dice-tray`` and ``die``), over issue 12's ranges
 (``vision/render_set.py``: camera pose, light, blur, noise, colour cast, JPEG, hands in 30 % of
@@ -20,7 +21,9 @@ Figures per set: **right** = rolls whose die was read with its true value, of th
 die is in view (not under a hand): the issue's "die pips" figure; **misread** = a wrong value
 (the referee would enter it); **unreadable** = no value (the referee asks for a declaration);
 **through a hand** = a value given while a hand covered the die (its silhouette grown by 2 px);
-empty trays read as empty. Time: per read, one OpenCV thread, median and 90th percentile (a read
+empty trays read as empty. ``--reader both`` (the default) reads with the learned reader
+(``vision.dice_classifier``: pip fits and network) and gives the pip fits' own values from the
+same reads beside it (their time: the read's less the network's). Time: per read, one OpenCV thread, median and 90th percentile (a read
 of an unchanged tray reuses the last one; every roll here is a new scene).
 """
 
@@ -131,10 +134,15 @@ def _tables(source: str, layout, layout_json: dict, first: int, count: int, per_
 
 # ------------------------------------------------------------------------------------------ reading
 
-def _outcome(reading, truth: dict) -> str:
+def _outcome(reading, truth: dict, values: list | None = None) -> str:
+    """``values``: the dice's values as another reader gave them (``DiceReader.last_dice``), in
+    place of the reading's (``--reader both``: the pip fits alone, from the same read)."""
     from vision.dice import DiceState
 
-    value = reading.values[0] if reading.state == DiceState.READ and len(reading.values) == 1 else None
+    if values is not None:
+        value = values[0] if len(values) == 1 else None
+    else:
+        value = reading.values[0] if reading.state == DiceState.READ and len(reading.values) == 1 else None
     if truth["empty"]:
         return "empty_ok" if reading.state == DiceState.EMPTY else ("empty_false_die" if value else "empty_other")
     if truth["die_covered"]:
@@ -146,7 +154,7 @@ def _outcome(reading, truth: dict) -> str:
 
 def _work(job: tuple) -> list[dict]:
     """One worker's share: tables [first, first + count) of a source."""
-    source, first, count, per_table, size, dump = job
+    source, first, count, per_table, size, dump, mode, min_face_px = job
     cv2.setNumThreads(1)
     import json
 
@@ -166,7 +174,11 @@ def _work(job: tuple) -> list[dict]:
                     for _, _, truth in rolls()]
             continue
         H = _scale_h(reg.homography, empty.shape[1] / _small(empty).shape[1])
-        reader = DiceReader(layout, model=enrol(layout, empty, H))
+        reader = DiceReader(layout, model=enrol(layout, empty, H), reader="classical" if mode == "classical" else "learned")
+        if mode != "classical" and reader.classifier is None:
+            raise SystemExit("no dice classifier model (vision/models/dice_classifier): train it, or --reader classical")
+        if min_face_px is not None and reader.classifier is not None:
+            reader.classifier.min_face_px = min_face_px
         pose = camera_pose(H, (empty.shape[1], empty.shape[0]))
         for k, (frame, origin, truth) in enumerate(rolls()):
             t0 = time.perf_counter()
@@ -174,7 +186,12 @@ def _work(job: tuple) -> list[dict]:
             ms = (time.perf_counter() - t0) * 1e3
             face_px = truth["size_mm"] * frame_resolution(pose, reader.look.height_mm, reader.tray.centre) if pose else None
             o = _outcome(reading, truth)
-            row = {"outcome": o, "truth": truth, "ms": ms, "face_px": face_px, "state": str(reading.state)}
+            row = {"outcome": o, "truth": truth, "ms": ms, "face_px": face_px, "state": str(reading.state),
+                   "dice": list(reader.last_dice)}
+            if mode == "both":  # the pip fits alone, from the same read
+                alone = [d["classical"] for d in reader.last_dice]
+                row["classical"] = _outcome(reading, truth, alone if reader.last_dice else None)
+                row["classical_ms"] = ms - sum(d.get("net_ms", 0.0) for d in reader.last_dice)
             fit = getattr(reader, "last_fit", None)
             if fit is not None:  # what decided the last die (for --pickle)
                 row["fit"] = {"value": fit[1].value, "confidence": fit[1].confidence, "contrast": fit[1].contrast,
@@ -200,13 +217,13 @@ def _scale_h(H: np.ndarray, k: float) -> np.ndarray:
     return S @ H
 
 
-def _summary(name: str, rows: list[dict]) -> list[str]:
-    c = Counter(r["outcome"] for r in rows)
+def _summary(name: str, rows: list[dict], key: str = "outcome", ms_key: str = "ms") -> list[str]:
+    c = Counter(r[key] for r in rows)
     visible = c["right"] + c["misread"] + c["unreadable"]
     covered = c["covered_read"] + c["covered_ok"]
     empties = c["empty_ok"] + c["empty_false_die"] + c["empty_other"]
     pct = lambda a, b: f"{100 * a / b:6.2f} %" if b else "   n/a"
-    ms = [r["ms"] for r in rows if r["ms"] is not None]
+    ms = [r[ms_key] for r in rows if r.get(ms_key) is not None]
     lines = [f"{name:9s} rolls {len(rows):5d}  die in view {visible:5d}: right {pct(c['right'], visible)}  "
              f"misread {c['misread']:3d} ({pct(c['misread'], visible).strip()})  unreadable {pct(c['unreadable'], visible)}  "
              f"| under a hand {covered:4d}, read through it {c['covered_read']}  | empty trays {empties:3d}, "
@@ -216,9 +233,9 @@ def _summary(name: str, rows: list[dict]) -> list[str]:
     parts = []
     for lo, hi in zip(FACE_BINS, FACE_BINS[1:]):
         sel = [r for r in rows if r["face_px"] is not None and lo <= r["face_px"] < hi
-               and r["outcome"] in ("right", "misread", "unreadable")]
+               and r[key] in ("right", "misread", "unreadable")]
         if sel:
-            right = sum(r["outcome"] == "right" for r in sel)
+            right = sum(r[key] == "right" for r in sel)
             label = f"{lo:g}-{hi:g}" if hi < 1e9 else f">={lo:g}"
             parts.append(f"{label} px: {pct(right, len(sel)).strip()} of {len(sel)}")
     lines.append(f"{'':9s} right by the die's side in frame pixels: " + "; ".join(parts))
@@ -226,10 +243,11 @@ def _summary(name: str, rows: list[dict]) -> list[str]:
 
 
 def run_set(source: str, rolls: int, per_table: int, size: tuple[int, int], workers: int, dump: str | None,
-            first: int = 0) -> list[dict]:
+            first: int = 0, mode: str = "classical", min_face_px: float | None = None) -> list[dict]:
     tables = math.ceil(rolls / per_table)
     share = math.ceil(tables / workers)
-    jobs = [(source, first + i, min(share, tables - i), per_table, size, dump) for i in range(0, tables, share)]
+    jobs = [(source, first + i, min(share, tables - i), per_table, size, dump, mode, min_face_px)
+            for i in range(0, tables, share)]
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             parts = pool.map(_work, jobs)
@@ -248,6 +266,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dump", help="write the frames of misreads and unreadable dice here")
     ap.add_argument("--pickle", help="write every roll's outcome (and what decided it) to this file")
+    ap.add_argument("--reader", default="both", choices=("classical", "learned", "both"),
+                    help="learned: the pip fits and the network (vision/models/dice_classifier; the reader's "
+                         "default); classical: the pip fits alone; both (default): the learned reader, and the "
+                         "pip fits alone from the same reads, side by side")
+    ap.add_argument("--min-face-px", type=float,
+                    help="(tuning) ask the network about faces down to this many frame pixels")
     args = ap.parse_args(argv)
     size = tuple(int(v) for v in args.size.lower().split("x"))
     lines = []
@@ -257,12 +281,16 @@ def main(argv: list[str]) -> int:
             return 2
         t0 = time.perf_counter()
         print(f"{source}: {args.rolls} rolls at {size[0]}x{size[1]} ...", file=sys.stderr, flush=True)
-        rows = run_set(source, args.rolls, args.per_table, (int(size[0]), int(size[1])), args.workers, args.dump)
+        rows = run_set(source, args.rolls, args.per_table, (int(size[0]), int(size[1])), args.workers, args.dump,
+                       mode=args.reader, min_face_px=args.min_face_px)
         if args.pickle:
             import pickle
 
             with open(f"{args.pickle}.{source}", "wb") as fh:
                 pickle.dump(rows, fh)
+        if args.reader == "both":
+            lines += [f"{source} -- classical (the pip fits alone):"] + _summary(source, rows, "classical", "classical_ms")
+            lines += [f"{source} -- learned (pip fits and network):"]
         lines += _summary(source, rows) + [f"{'':9s} ({time.perf_counter() - t0:.0f} s)"]
     print(f"die pips ({LAYOUT}, {size[0]}x{size[1]}; own = the project's renderer, tune / heldout = tools/dice_eval):")
     for ln in lines:

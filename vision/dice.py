@@ -3,7 +3,8 @@
 ``DiceReader.read(frame, homography)`` looks at the layout's dice space (kind ``dice``) through
 the plane of a die's top face (``vision.dice_view``), finds each die by where the tray differs
 from the table's empty board (``vision.dice_tray``), fits its top face (``vision.dice_face``) and
-counts its pips (``vision.dice_pips``). The result is a ``DiceReading``: a state (``read``,
+counts its pips (``vision.dice_pips``); by default a small network (``vision.dice_classifier``)
+overrules or completes the pip fits when it is sure. The result is a ``DiceReading``: a state (``read``,
 ``empty``, ``occluded``, ``unreadable``) and per die its value (None when it cannot be read), confidence, place and size; a state a player should
 know about carries a reason in every language of the catalogues.
 
@@ -28,6 +29,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Message
+from vision.dice_classifier import DiceClassifier, combine, committed_dice_classifier, die_crop
 from vision.dice_face import Face, fit_face
 from vision.dice_pips import PATCH_SPAN, PIP_SITES, locate, pip_centre, pip_depth, read_pips, unexplained_pips
 from vision.dice_tray import Blob, foreground, merge_near
@@ -58,6 +60,7 @@ MIN_PEAK = 8.0  # a die differs from the empty tray by this many noise units som
 EDGE_DIE_PEAK = 2 * MIN_PEAK  # ... and twice that to be taken for a die, not a hand, at the tray's edge
 SETTLE_MM = 1.5  # a die that moved less than this between two reads lies still
 UNCHANGED_LEVELS = 12.0  # a tray whose view changed less than this (grey levels) is not read again
+READERS = ("classical", "learned")  # pip fits alone; pip fits and the network (vision.dice_classifier)
 
 
 class DiceState(enum.StrEnum):
@@ -173,7 +176,14 @@ class DiceReader:
 
     def __init__(self, layout: Any, *, model: Any = None, reference: np.ndarray | None = None,
                  reference_px_per_mm: float = 1.0, fov_deg: float = DEFAULT_FOV_DEG,
-                 px_per_mm: float = VIEW_PX_PER_MM) -> None:
+                 px_per_mm: float = VIEW_PX_PER_MM, reader: str = "learned",
+                 classifier: DiceClassifier | None = None) -> None:
+        """``reader``: ``learned`` (the default: the pip fits and the network,
+        ``vision.dice_classifier.combine``) or ``classical`` (the pip fits alone); ``classifier``
+        the network (default: the committed one; when it is missing or damaged the reader logs a
+        warning and reads as ``classical``)."""
+        if reader not in READERS:
+            raise ValueError(f"unknown dice reader {reader!r} (one of {', '.join(READERS)})")
         tray = dice_space(layout)
         look = die_look(layout, model)
         if tray is None or look is None:
@@ -194,6 +204,11 @@ class DiceReader:
         self.px_per_mm = px_per_mm
         self._last: tuple[np.ndarray, DiceReading, float] | None = None  # the last full read: view, reading, noise
         self.last_fit: Any = None  # what decided the last die read (diagnostics: bench --pickle)
+        self.last_dice: list[dict[str, Any]] = []  # per die of the last read: each reader's say (diagnostics)
+        if reader == "learned" and classifier is None:
+            classifier = committed_dice_classifier()  # None (logged): the pip fits alone
+        self.classifier = classifier if reader == "learned" else None
+        self.reader = "learned" if self.classifier is not None else "classical"
         poly = np.asarray(tray.polygon, float)
         self.box = (float(poly[:, 0].min() - MARGIN_MM), float(poly[:, 1].min() - MARGIN_MM),
                     float(poly[:, 0].max() + MARGIN_MM), float(poly[:, 1].max() + MARGIN_MM))
@@ -204,6 +219,34 @@ class DiceReader:
         (None: not registered); ``frame`` may be a crop of it starting at ``origin``, and
         ``frame_size`` the whole frame's (width, height) (default: ``frame``'s). ``occluded``: the
         board reader already saw a hand over the tray."""
+        t0 = time.perf_counter()
+        self.last_dice = []
+        found = self.find(frame, homography, origin=origin, frame_size=frame_size, at=at, occluded=occluded)
+        if isinstance(found, DiceReading):
+            return found
+        pose, det, blobs, res, noise = found
+        space, look = self.tray.id, self.look
+        face_px = look.size_mm * res
+        least = MIN_FACE_PX if self.classifier is None else min(MIN_FACE_PX, self.classifier.min_face_px)
+        if face_px < least:  # seen, but no die can be read at this resolution
+            dice = tuple(DieRead(None, 0.0, tuple(float(v) for v in det.mm(np.array([(b.box[0] + b.box[2]) / 2,
+                                                                                      (b.box[1] + b.box[3]) / 2]))),
+                                 0.0, look.size_mm) for b in blobs)
+            return self._keep(_reading(DiceState.UNREADABLE, dice, space, at, face_px=face_px), det.image, noise)
+        # ... and read each in a fine view around it
+        t_fg = time.perf_counter()
+        out = [self._read_one(frame, pose, det, b, origin, res) for b in blobs]
+        timings = {"foreground": (t_fg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3}
+        if any(d.value is None for d in out):
+            return self._keep(_reading(DiceState.UNREADABLE, tuple(out), space, at, timings), det.image, noise)
+        return self._keep(_reading(DiceState.READ, tuple(out), space, at, timings), det.image, noise)
+
+    def find(self, frame: np.ndarray, homography: np.ndarray | None, *, origin: tuple[int, int] = (0, 0),
+             frame_size: tuple[int, int] | None = None, at: float | None = None, occluded: bool = False
+             ) -> "DiceReading | tuple[Any, Any, list[Blob], float, float]":
+        """The dice in the tray, not yet read: (pose, coarse view, die blobs, frame px per mm at
+        the tray, the view's noise); or the reading itself when there is nothing to read (a hand,
+        an empty or unchanged tray, no registration)."""
         t0 = time.perf_counter()
         space = self.tray.id
         if homography is None or occluded:
@@ -226,7 +269,6 @@ class DiceReader:
             last = self._last[1]
             return DiceReading(last.state, last.dice, last.reason, last.space, at, {"total": (t_fg - t0) * 1e3})
         self._last = None
-        face_px = look.size_mm * res
         if not fg.light_ok:
             return _reading(DiceState.OCCLUDED, space=space, at=at)  # a hand (its colour) over most of the tray
         silhouette = (look.size_mm * 1.3) ** 2 * 2.5  # top, walls and shadow of the largest die
@@ -247,17 +289,39 @@ class DiceReader:
         if not blobs:
             return self._keep(_reading(DiceState.EMPTY, space=space, at=at,
                                        timings={"total": (time.perf_counter() - t0) * 1e3}), det.image, fg.noise)
-        if face_px < MIN_FACE_PX:  # seen, but no die can be read at this resolution
-            dice = tuple(DieRead(None, 0.0, tuple(float(v) for v in det.mm(np.array([(b.box[0] + b.box[2]) / 2,
-                                                                                      (b.box[1] + b.box[3]) / 2]))),
-                                 0.0, look.size_mm) for b in blobs)
-            return self._keep(_reading(DiceState.UNREADABLE, dice, space, at, face_px=face_px), det.image, fg.noise)
-        # ... and read each in a fine view around it
-        out = [self._read_die(frame, pose, det, b, origin, res) for b in blobs]
-        timings = {"foreground": (t_fg - t0) * 1e3, "total": (time.perf_counter() - t0) * 1e3}
-        if any(d.value is None for d in out):
-            return self._keep(_reading(DiceState.UNREADABLE, tuple(out), space, at, timings), det.image, fg.noise)
-        return self._keep(_reading(DiceState.READ, tuple(out), space, at, timings), det.image, fg.noise)
+        return pose, det, blobs, res, fg.noise
+
+    def crop(self, frame: np.ndarray, pose: Any, det: Any, blob: Blob, origin: tuple[int, int] = (0, 0),
+             turn_deg: float = 0.0, scale: float = 1.0, shift_mm: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+        """The learned reader's input for the die of ``blob`` (``vision.dice_classifier.die_crop``,
+        centred on the blob; ``turn_deg``, ``scale``, ``shift_mm``: a jitter, for training)."""
+        ys, xs = np.nonzero(blob.mask)
+        c = det.mm(np.array([xs.mean() + blob.box[0], ys.mean() + blob.box[1]])) + np.asarray(shift_mm, float)
+        return die_crop(frame, pose, c, self.look.size_mm, self.look.height_mm, self.reference,
+                        self.reference_px_per_mm, origin, turn_deg, scale)
+
+    def _read_one(self, frame: np.ndarray, pose: Any, det: Any, blob: Blob, origin: tuple[int, int], res: float
+                  ) -> DieRead:
+        """One die: by its pip fits (``_read_die``), and, with a classifier, by the network too
+        (``combine``); what decided is kept in ``last_dice`` (diagnostics: bench)."""
+        look = self.look
+        if look.size_mm * res >= MIN_FACE_PX:
+            classical = self._read_die(frame, pose, det, blob, origin, res)
+        else:
+            ys, xs = np.nonzero(blob.mask)
+            c = det.mm(np.array([xs.mean() + blob.box[0], ys.mean() + blob.box[1]]))
+            classical = DieRead(None, 0.0, (float(c[0]), float(c[1])), 0.0, look.size_mm)
+        if self.classifier is None:
+            self.last_dice.append({"classical": classical.value})
+            return classical
+        t0 = time.perf_counter()
+        guess = self.classifier.guess(self.crop(frame, pose, det, blob, origin), look.size_mm * res)
+        value, conf = combine(classical.value, classical.confidence, guess, self.classifier)
+        self.last_dice.append({"classical": classical.value, "probabilities": guess.probabilities,
+                               "face_px": look.size_mm * res, "net_ms": (time.perf_counter() - t0) * 1e3})
+        if value == classical.value:
+            return classical
+        return DieRead(value, round(conf, 6), classical.centre_mm, classical.angle_deg, classical.size_mm)
 
     def _keep(self, reading: DiceReading, view: np.ndarray, noise: float) -> DiceReading:
         self._last = (view, reading, noise)

@@ -15,7 +15,6 @@ OpenCV. A missing or damaged model raises ``ClassifierError`` naming the file.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ import numpy as np
 
 from scorer.core.types import Piece
 from vision.errors import CalibrationError
+from vision.model_files import read_model_json
 from vision.layout import Layout
 from vision.space_crops import CropSpec, channels
 
@@ -168,15 +168,7 @@ class SpaceClassifier:
         ``layout``, ``model_dir_for``); with ``layout``, check that the model was made for its
         pieces and space kinds."""
         path = model_dir_for(layout) if path is None else Path(path)
-        meta_path = path / "model.json" if path.is_dir() or not path.suffix else path
-        try:
-            meta = json.loads(meta_path.read_text("utf-8"))
-        except FileNotFoundError:
-            raise ClassifierError(f"no space classifier model at {meta_path}") from None
-        except (OSError, ValueError) as exc:
-            raise ClassifierError(f"cannot read space classifier model {meta_path}: {exc}") from None
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise ClassifierError(f"{meta_path} is not a space classifier model ({FORMAT})")
+        meta_path, meta = read_model_json(path, FORMAT, "space classifier", ClassifierError)
         nets, heads, crops = {}, {}, {}
         try:
             for sk, d in meta["heads"].items():
