@@ -26,7 +26,7 @@ from typing import Any, Mapping
 import cv2
 import numpy as np
 
-from vision.dice_view import Pose
+from vision.dice_view import Pose, reference_seen
 from vision.errors import CalibrationError
 from vision.model_files import read_model_json
 
@@ -67,12 +67,8 @@ def die_crop(frame: np.ndarray, pose: Pose, centre_mm: np.ndarray, side_mm: floa
     to_frame = shift @ pose.plane(height_mm) @ A
     view = cv2.warpPerspective(frame, to_frame, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
-    # the empty tray seen the same way (as vision.dice_view.reference_view: enlarged about the nadir)
-    k = pose.height / max(pose.height - height_mm, 1.0)
-    E = np.array([[k, 0, nadir[0] * (1 - k)], [0, k, nadir[1] * (1 - k)], [0, 0, 1.0]])
-    R = np.diag([reference_px_per_mm, reference_px_per_mm, 1.0])
-    ref = cv2.warpAffine(reference, (R @ E @ A)[:2], (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                         borderMode=cv2.BORDER_REPLICATE)
+    # the empty tray seen the same way (enlarged about the nadir)
+    ref = reference_seen(reference, reference_px_per_mm, nadir, pose.height, height_mm, A, (n, n))
     view = cv2.resize(view, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
     ref = cv2.resize(ref, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
     return normalise(view, ref)

@@ -140,15 +140,22 @@ def _jacobian(H: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 
 def reference_view(reference: np.ndarray, ref_px_per_mm: float, view: TopView, shape: tuple[int, int]) -> np.ndarray:
-    """The empty board (rectified at ``ref_px_per_mm``, board plane) as the top view would show it:
-    each view pixel looks along the ray that meets the board at the nadir-centred enlargement of
-    its position (``camera height / (camera height - view height)``)."""
-    k = view.camera_height / max(view.camera_height - view.height, 1.0)
-    n = np.asarray(view.nadir_mm)
+    """The empty board (rectified at ``ref_px_per_mm``, board plane) as the top view would show it
+    (``reference_seen``)."""
+    return reference_seen(reference, ref_px_per_mm, view.nadir_mm, view.camera_height, view.height,
+                          view_matrix(view.origin_mm, view.px_per_mm), shape)
+
+
+def reference_seen(reference: np.ndarray, ref_px_per_mm: float, nadir_mm, camera_height: float, height: float,
+                   to_mm: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The empty board as a view of the plane ``height`` mm up shows it (``to_mm``: view px -> that plane's
+    mm, 3×3 affine): each view pixel looks along the ray that meets the board at the nadir-centred
+    enlargement of its position (``camera height / (camera height - height)``)."""
+    k = camera_height / max(camera_height - height, 1.0)
+    n = np.asarray(nadir_mm, float)
     # view px -> top-plane mm -> board mm (enlarged about the nadir) -> reference px
-    A = view_matrix(view.origin_mm, view.px_per_mm)
     E = np.array([[k, 0, n[0] * (1 - k)], [0, k, n[1] * (1 - k)], [0, 0, 1.0]])
     R = np.diag([ref_px_per_mm, ref_px_per_mm, 1.0])
-    M = (R @ E @ A)[:2]
+    M = (R @ E @ to_mm)[:2]
     return cv2.warpAffine(reference, M, (shape[1], shape[0]), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)

@@ -66,8 +66,10 @@ def class_rivals(head: Head, samples: Sequence[tuple[np.ndarray, int]]) -> np.nd
     nearly did (within ``MARGIN``): what its raise is for."""
     n = len(head.classes)
     rivals = np.zeros((n, n), bool)
+    if head.mode != "single":
+        return rivals
     for row, c in samples:
-        if c == 0 or head.mode != "single":
+        if c == 0:
             continue
         near = row > row[c] - MARGIN
         near[c] = False
@@ -132,9 +134,9 @@ def enrolment_samples(head: Head, logits: Mapping[str, np.ndarray], placed: Mapp
     ``placed``: what lay on the photo. A piece the head has no class for is left out."""
     out = []
     for sid, row in logits.items():
-        target = head.target([placed[sid]] if sid in placed else [])
-        if target is not None:
-            out.append((row, int(target[0])))
+        c = _class_of(head, (placed[sid],) if sid in placed else ())
+        if c is not None:
+            out.append((row, c))
     return out
 
 

@@ -170,9 +170,12 @@ def _fp(layout, style, p):
     return footprint(layout, style, p["kind"], p["x_mm"], p["y_mm"], p["rot"], p["scale"])
 
 
-def try_place(rng, layout, style, sid, kind, owner, placed, centre=None, spread=6.0, tries=150):
-    """Place one piece inside `sid` without overlapping `placed` (its footprints): near `centre`
-    (normal, `spread` mm) first, then anywhere in the space. Returns the piece or None."""
+def place_in_space(rng, layout, sid, make, placed, centre=None, spread=6.0, tries=150, margin=0.6, gap=GAP_MM,
+                   inside_only=False):
+    """Place one piece inside `sid` without overlapping `placed` (its footprints, appended to): near
+    `centre` (normal, `spread` mm) for the first two thirds of the tries, then anywhere in the space's
+    box. `make(x, y)` -> (piece, footprint); `inside_only`: a spot outside the space's polygon is
+    skipped before `make` is asked. Returns the piece or None. (Ming and Zhang Yi place this way.)"""
     poly = space_polygon(layout, sid)
     lo, hi = poly.min(axis=0), poly.max(axis=0)
     for t in range(tries):
@@ -180,12 +183,21 @@ def try_place(rng, layout, style, sid, kind, owner, placed, centre=None, spread=
             x, y = rng.normal(centre[0], spread), rng.normal(centre[1], spread)
         else:
             x, y = rng.uniform(lo[0], hi[0]), rng.uniform(lo[1], hi[1])
-        p = _piece(rng, layout, kind, owner, x, y, sid=sid)
-        fp = _fp(layout, style, p)
-        if fits(layout, sid, fp) and not any(_overlap(fp, q) for q in placed):
+        if inside_only and not _inside((x, y), poly):
+            continue
+        p, fp = make(x, y)
+        if fits(layout, sid, fp, margin) and not any(_overlap(fp, q, gap) for q in placed):
             placed.append(fp)
             return p
     return None
+
+
+def try_place(rng, layout, style, sid, kind, owner, placed, centre=None, spread=6.0, tries=150):
+    """Place one piece of `kind` inside `sid` (``place_in_space``). Returns the piece or None."""
+    def make(x, y):
+        p = _piece(rng, layout, kind, owner, x, y, sid=sid)
+        return p, _fp(layout, style, p)
+    return place_in_space(rng, layout, sid, make, placed, centre, spread, tries)
 
 
 def _tokens(ps):

@@ -15,7 +15,8 @@ import math
 import numpy as np
 
 import zhangyi_art as zart
-from ming import _inside, _overlap, fits
+from ming import _overlap, fits, place_in_space
+from ming_board import space_polygon
 from pieces import _hsv_jitter
 
 SET_NOTES = ("printed cardboard counters (army values 1-4 in a hand-made stroke font, talent names, state chits) "
@@ -58,10 +59,6 @@ def die_kind(layout):
 
 def spaces_of(layout, *kinds):
     return [s["id"] for s in layout.spaces if s["kind"] in kinds]
-
-
-def space_polygon(layout, sid):
-    return np.array(layout.space_outline_mm(sid, n=40), float)
 
 
 def centroid(layout, sid):
@@ -257,22 +254,12 @@ def _piece(rng, layout, style, owner, tk, x, y, sid, rot=None, tilt_deg=0.6):
 
 
 def try_place(rng, layout, style, sid, owner, tk, placed, centre=None, spread=8.0, tries=120, margin=0.8):
-    """One piece inside `sid` not overlapping `placed` (footprints, appended to): near `centre` first."""
-    poly = space_polygon(layout, sid)
-    lo, hi = poly.min(axis=0), poly.max(axis=0)
-    for t in range(tries):
-        if centre is not None and t < tries * 2 // 3:
-            x, y = rng.normal(centre[0], spread), rng.normal(centre[1], spread)
-        else:
-            x, y = rng.uniform(lo[0], hi[0]), rng.uniform(lo[1], hi[1])
-        if not _inside((x, y), poly):
-            continue
+    """One piece inside `sid` not overlapping `placed` (footprints, appended to): near `centre` first
+    (``ming.place_in_space``)."""
+    def make(x, y):
         p = _piece(rng, layout, style, owner, tk, x, y, sid)
-        fp = footprint(layout, style, p)
-        if fits(layout, sid, fp, margin) and not any(_overlap(fp, q, GAP_MM) for q in placed):
-            placed.append(fp)
-            return p
-    return None
+        return p, footprint(layout, style, p)
+    return place_in_space(rng, layout, sid, make, placed, centre, spread, tries, margin, GAP_MM, inside_only=True)
 
 
 def lean_on(rng, layout, style, upper, lower, others, sid):
