@@ -284,7 +284,15 @@ class Registrar:
             _collect(*self._upscaled.detectMarkers(up)[:2], wanted, found, scale=2.0)
         if len(found) == 3:
             self._search_missing(gray, found, wanted)
-        elif 0 < len(found) < 3:
+        if not found and prev is None and self._expected is None:
+            # nothing to start from (an enrolment photo) and not one code legible: the board's
+            # outline turned as its markers' printed patterns say
+            from vision.tag_patterns import homography_from_tag_patterns
+
+            H = homography_from_tag_patterns(gray, self.layout)
+            if H is not None:
+                return self._patterns_registration(gray, H, size)
+        if 0 < len(found) < 3:
             # the board's own outline, turned the way the markers found say: then the missing
             # markers are looked for where it puts them (enlarged), and the board fitted to all
             from vision.board_outline import homography_from_outline
@@ -357,6 +365,17 @@ class Registrar:
         self._remember(gray, H, sorted(found), found)
         return Registration(RegistrationStatus.PARTIAL, H, tuple(sorted(found)), missing, 0.0, obl, True, size,
                             OUTLINE_MESSAGE)
+
+    def _patterns_registration(self, gray: np.ndarray, H: np.ndarray, size: tuple[int, int]) -> Registration:
+        """Registered by the board's outline and its markers' patterns, no code read (status partial).
+        The markers' spots are kept as if they were decoded: while they look the same, the pose holds."""
+        wanted = sorted(m.id for m in self.layout.markers)
+        obl = obliqueness(H, self.layout)
+        if obl < self.min_obliqueness:
+            return Registration(RegistrationStatus.TOO_OBLIQUE, None, (), tuple(wanted), 0.0, obl, True, size,
+                                _MESSAGES[RegistrationStatus.TOO_OBLIQUE])
+        self._remember(gray, H, wanted)
+        return Registration(RegistrationStatus.PARTIAL, H, (), tuple(wanted), 0.0, obl, True, size, OUTLINE_MESSAGE)
 
     def _fit(self, gray: np.ndarray, found: dict[int, np.ndarray], prev: Registration | None) -> Registration:
         """Homography from the markers found (id -> 4 image corners), checked and remembered."""

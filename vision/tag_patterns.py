@@ -1,0 +1,136 @@
+"""The board's pose from its outline and its markers' printed patterns, when no marker decodes.
+
+A board far from the camera (filling half of a 1280 px frame) shows its corner markers ~15 px
+across, about two pixels a cell: blurred a little, not one decodes, and the enrolment photo is
+refused although the board is plain to see. Its outline (``board_outline.board_quads``) places
+the board up to its turn: which image corner is the board's top-left. Each of the four turns
+puts the markers somewhere; the tag patterns (generated from the layout's dictionary, as
+``tableref vision markers`` prints them) match the photo in one turn only. The turn whose four
+patterns all match clearly, and clearly better than any other turn, is taken, and the pose is
+fitted to where the patterns were found (their centres, not the outline: the layout places the
+markers, and a board's edge may be rounded or shadowed).
+
+Used only for a registration with nothing to start from (an enrolment photo): a watched frame
+has the enrolment photo's pose and look (``table_registration``).
+
+Photoreal China seed 31 t00 (data/vision/photoreal-china31): the empty-board photo's patterns
+correlate 0.96-0.97 in the right turn, at most 0.71 in any other.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.board_outline import board_quads
+from vision.layout import Layout
+from vision.markers import dictionary
+
+PX_PER_MM = 3.0  # the patterns are matched on the photo rectified at this scale
+MARGIN_MM = 4.0  # of white round each pattern's black square (printed markers have at least this)
+SEARCH_MM = 6.0  # a pattern is looked for this far from where the outline puts it
+BLURS_PX = (0.5, 1.0, 1.5, 2.0)  # the patterns blurred as the photo may be (σ in the photo's px)
+MIN_PEAK = 0.8  # every marker's pattern must match at least this well (normalised correlation)
+MIN_LEAD = 0.15  # and the turn's mean better than any other turn's by this much
+REFITS = 2  # the patterns matched again from the pose they gave
+
+
+@lru_cache(maxsize=32)
+def _pattern(dictionary_name: str, marker_id: int, side_px: int, margin_px: int) -> np.ndarray:
+    img = cv2.aruco.generateImageMarker(dictionary(dictionary_name), marker_id, 240)
+    img = cv2.resize(img, (side_px, side_px), interpolation=cv2.INTER_AREA)
+    return cv2.copyMakeBorder(img, margin_px, margin_px, margin_px, margin_px, cv2.BORDER_CONSTANT,
+                              value=255).astype(np.float32)
+
+
+def _patterns(layout: Layout, marker_id: int, H: np.ndarray, centre: tuple[float, float]) -> list[np.ndarray]:
+    """The marker's pattern at ``PX_PER_MM``, blurred as ``BLURS_PX`` of the photo are there."""
+    side = int(round(layout.marker_size * PX_PER_MM))
+    sharp = _pattern(layout.dictionary, marker_id, side, int(round(MARGIN_MM * PX_PER_MM)))
+    photo_px_per_mm = _local_scale(H, centre)
+    return [cv2.GaussianBlur(sharp, (0, 0), b * PX_PER_MM / photo_px_per_mm) for b in BLURS_PX]
+
+
+def _local_scale(H: np.ndarray, centre: tuple[float, float]) -> float:
+    """The photo's pixels per board mm at ``centre`` (the mean of ``H``'s two local scales)."""
+    x, y = centre
+    p = cv2.perspectiveTransform(np.float64([[[x, y]], [[x + 1, y]], [[x, y + 1]]]), H).reshape(3, 2)
+    return max(0.05, 0.5 * (float(np.linalg.norm(p[1] - p[0])) + float(np.linalg.norm(p[2] - p[0]))))
+
+
+def _match(gray: np.ndarray, H: np.ndarray, centre: tuple[float, float], patterns: list[np.ndarray]
+           ) -> tuple[float, np.ndarray]:
+    """How well the marker's pattern matches near where ``H`` (board mm -> px) puts it, and where
+    (its centre in board mm by ``H``)."""
+    n0 = patterns[0].shape[0]
+    reach = n0 / (2 * PX_PER_MM) + SEARCH_MM
+    n = int(round(2 * reach * PX_PER_MM))
+    c = np.asarray(centre, float)
+    T = np.array([[PX_PER_MM, 0, -(c[0] - reach) * PX_PER_MM], [0, PX_PER_MM, -(c[1] - reach) * PX_PER_MM], [0, 0, 1.0]])
+    region = cv2.warpPerspective(gray, H @ np.linalg.inv(T), (n, n),
+                                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderValue=0).astype(np.float32)
+    best = (-1.0, c)
+    for p in patterns:
+        score = cv2.matchTemplate(region, p, cv2.TM_CCOEFF_NORMED)
+        _, peak, _, (x, y) = cv2.minMaxLoc(score)
+        if peak > best[0]:
+            sub = np.array([_vertex(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < score.shape[1] - 1 else 0.0,
+                            _vertex(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < score.shape[0] - 1 else 0.0])
+            at = (np.array([x, y], float) + sub + n0 / 2.0) / PX_PER_MM + (c - reach)
+            best = (float(peak), at)
+    return best
+
+
+def _vertex(lo: float, mid: float, hi: float) -> float:
+    den = lo - 2 * mid + hi
+    return float(np.clip(0.5 * (lo - hi) / den, -0.5, 0.5)) if den < 0 else 0.0
+
+
+def _matches(gray: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[float], np.ndarray]:
+    peaks, found = [], []
+    for m in layout.markers:
+        peak, at = _match(gray, H, m.centre, _patterns(layout, m.id, H, m.centre))
+        peaks.append(peak)
+        found.append(at)
+    return peaks, np.float64(found)
+
+
+def homography_from_tag_patterns(gray: np.ndarray, layout: Layout) -> np.ndarray | None:
+    """Board mm -> image px from the board's outline turned as its markers' patterns say; None
+    unless one turn's patterns all match clearly (``MIN_PEAK``) and lead every other turn
+    (``MIN_LEAD``)."""
+    if len(layout.markers) < 4:
+        return None
+    w, h = layout.size
+    board = np.float32([[0, 0], [w, 0], [w, h], [0, h]])  # clockwise, y down, as board_quads gives
+    centres = np.float64([m.centre for m in layout.markers])
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for quad in board_quads(gray):
+        turns = []
+        for k in range(4):
+            H = cv2.getPerspectiveTransform(board, np.roll(quad, -k, axis=0).astype(np.float32))
+            peaks, found = _matches(gray, H, layout)
+            turns.append((float(np.mean(peaks)), min(peaks), H, found))
+        turns.sort(key=lambda t: -t[0])
+        mean, least, H, found = turns[0]
+        if least < MIN_PEAK or mean - turns[1][0] < MIN_LEAD:
+            continue
+        if best is None or mean > best[0]:
+            best = (mean, H, found)
+    if best is None:
+        return None
+    _, H, found = best
+    for _ in range(REFITS):
+        H = _fitted(H, found, centres)
+        peaks, found = _matches(gray, H, layout)
+        if min(peaks) < MIN_PEAK:
+            return None
+    return _fitted(H, found, centres)
+
+
+def _fitted(H: np.ndarray, found: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """The pose that puts the markers' centres where ``H`` saw their patterns (``found``, board mm by ``H``)."""
+    image_pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), H).reshape(-1, 2)
+    return cv2.getPerspectiveTransform(centres.astype(np.float32), image_pts.astype(np.float32))
