@@ -24,6 +24,8 @@ BLOCK = 8  # px of the rectified board per light-field cell
 FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
 FIELD_TINT = 0.45  # a cell whose channels' light ratios differ by this share: coloured by a piece, not lit
 TINTED_PIECES_MM2 = 7700.0  # tinted cells together bigger than this (a palm) are a hand, not pieces: left as they are
+DARK_OBJECT_SHARE = 0.5  # cells lit less than this share of the board's median light ...
+DARK_OBJECT_MM2 = 2500.0  # ... together bigger than this are an object (a dark hand), not light
 # multiples of the frame's own noise scale (robust spread of the raw differences)
 PIECE_SIGMAS = 3.0  # chroma this far outside the reference's range: surely not the board (a seed) ...
 GROW_SIGMAS = 2.0  # ... and the pixels connected to a seed down to this (a dull, blurred piece's rim)
@@ -45,6 +47,7 @@ class LightNormaliser:
         """``largest_crowd_mm2``: tinted cells together bigger than this are left as they are (a hand);
         None: any size is pieces (a board covered with printed tiles, tinted as a whole: Cheops)."""
         h, w = reference.shape[:2]
+        self.dark_object_cells = DARK_OBJECT_MM2 * (px_per_mm / BLOCK) ** 2
         self.most_tinted_cells = math.inf if largest_crowd_mm2 is None else largest_crowd_mm2 * (px_per_mm / BLOCK) ** 2
         self.size = (w, h)
         self.small_size = (max(1, w // BLOCK), max(1, h // BLOCK))
@@ -73,6 +76,13 @@ class LightNormaliser:
             edge = np.unique(np.concatenate([lbl[0], lbl[-1], lbl[:, 0], lbl[:, -1]]))
             big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > self.most_tinted_cells)
             coloured[np.isin(lbl, np.concatenate([edge[edge > 0], big[big > 0]]))] = 0
+        # a patch far darker than the board's light, as big as a palm, is an object (a dark hand), not light:
+        # its light is taken from around it, so that it stays dark for the hand test
+        dark = (lum < DARK_OBJECT_SHARE * float(np.median(lum))).astype(np.uint8)
+        if dark.any():
+            n, lbl, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+            big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > self.dark_object_cells)
+            coloured |= np.isin(lbl, big[big > 0]).astype(np.uint8)
         if 0 < coloured.sum() < coloured.size // 2:
             lum8 = cv2.inpaint(lum8, coloured, 3, cv2.INPAINT_TELEA)
         lum8 = cv2.medianBlur(lum8, FIELD_MEDIAN)

@@ -38,4 +38,6 @@ def test_a_dark_noisy_hand_is_not_read_through() -> None:
 def test_with_every_speck_taken_for_a_piece_its_fingers_are_read_through(monkeypatch) -> None:
     monkeypatch.setattr(occlusion, "SPECK_PIECES", 0.0)
     through, _ = _read_through()
-    assert len(through) >= 4
+    # 4 spaces before a dark patch's light was taken from around it (``foreground.DARK_OBJECT_SHARE``,
+    # fourteenth sitting), which keeps three of them; qin-3 still needs the specks
+    assert len(through) >= 1
