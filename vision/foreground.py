@@ -25,7 +25,11 @@ FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
 FIELD_TINT = 0.45  # a cell whose channels' light ratios differ by this share: coloured by a piece, not lit
 TINTED_PIECES_MM2 = 7700.0  # tinted cells together bigger than this (a palm) are a hand, not pieces: left as they are
 DARK_OBJECT_SHARE = 0.5  # cells lit less than this share of the board's median light ...
-DARK_OBJECT_MM2 = 2500.0  # ... together bigger than this are an object (a dark hand), not light
+DARK_OBJECT_MM2 = 2500.0  # ... together bigger than this are an object (a dark hand), not light, when the board's
+PRINT_SHARE = 0.1  # print shows there (this share of its pixels: the empty board's fine contrast over PRINT_CONTRAST
+PRINT_CONTRAST = 6.0  # grey levels) and the frame keeps too little of it (PRINT_KEPT: normalised correlation of the
+PRINT_KEPT = 0.3  # two's fine contrast): a hard shadow keeps the print (0.50-0.79 on photoreal China tuning frames),
+                  # a hand hides it (0.01-0.15); where the board is bare, a dark patch may be either: light, as before
 # multiples of the frame's own noise scale (robust spread of the raw differences)
 PIECE_SIGMAS = 3.0  # chroma this far outside the reference's range: surely not the board (a seed) ...
 GROW_SIGMAS = 2.0  # ... and the pixels connected to a seed down to this (a dull, blurred piece's rim)
@@ -48,6 +52,7 @@ class LightNormaliser:
         None: any size is pieces (a board covered with printed tiles, tinted as a whole: Cheops)."""
         h, w = reference.shape[:2]
         self.dark_object_cells = DARK_OBJECT_MM2 * (px_per_mm / BLOCK) ** 2
+        self.fine_print = _fine_contrast(cv2.cvtColor(reference, cv2.COLOR_BGR2GRAY))
         self.most_tinted_cells = math.inf if largest_crowd_mm2 is None else largest_crowd_mm2 * (px_per_mm / BLOCK) ** 2
         self.size = (w, h)
         self.small_size = (max(1, w // BLOCK), max(1, h // BLOCK))
@@ -76,13 +81,14 @@ class LightNormaliser:
             edge = np.unique(np.concatenate([lbl[0], lbl[-1], lbl[:, 0], lbl[:, -1]]))
             big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > self.most_tinted_cells)
             coloured[np.isin(lbl, np.concatenate([edge[edge > 0], big[big > 0]]))] = 0
-        # a patch far darker than the board's light, as big as a palm, is an object (a dark hand), not light:
-        # its light is taken from around it, so that it stays dark for the hand test
+        # a patch far darker than the board's light, as big as a palm, that hides the board's print is an object
+        # (a dark hand), not light: its light is taken from around it, so that it stays dark for the hand test
         dark = (lum < DARK_OBJECT_SHARE * float(np.median(lum))).astype(np.uint8)
         if dark.any():
             n, lbl, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
-            big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > self.dark_object_cells)
-            coloured |= np.isin(lbl, big[big > 0]).astype(np.uint8)
+            for j in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > self.dark_object_cells):
+                if j > 0 and self._hides_print(rect, lbl == j):
+                    coloured |= (lbl == j).astype(np.uint8)
         if 0 < coloured.sum() < coloured.size // 2:
             lum8 = cv2.inpaint(lum8, coloured, 3, cv2.INPAINT_TELEA)
         lum8 = cv2.medianBlur(lum8, FIELD_MEDIAN)
@@ -90,6 +96,20 @@ class LightNormaliser:
         inv = (1.0 / field)[..., None] / wb[None, None, :].astype(np.float32)
         self.field = inv.astype(np.float32)
         return cv2.multiply(rect, self.gain(), dtype=cv2.CV_8U)
+
+    def _hides_print(self, rect: np.ndarray, cells: np.ndarray) -> bool:
+        """Whether the frame hides the board's print over ``cells`` (bool, per light-field cell): enough print
+        there (``PRINT_SHARE``) and too little of its fine contrast kept (``PRINT_KEPT``)."""
+        ys, xs = np.nonzero(cells)
+        y0, y1, x0, x1 = ys.min() * BLOCK, (ys.max() + 1) * BLOCK, xs.min() * BLOCK, (xs.max() + 1) * BLOCK
+        inside = np.repeat(np.repeat(cells[ys.min():ys.max() + 1, xs.min():xs.max() + 1], BLOCK, 0), BLOCK, 1)
+        ref = self.fine_print[y0:y1, x0:x1]
+        inside = inside[:ref.shape[0], :ref.shape[1]] & (np.abs(ref) > PRINT_CONTRAST)
+        if inside.sum() < PRINT_SHARE * cells.sum() * BLOCK * BLOCK:
+            return False
+        r = ref[inside]
+        f = _fine_contrast(cv2.cvtColor(rect[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY))[inside]
+        return float((r * f).sum()) < PRINT_KEPT * float(np.sqrt((r * r).sum() * (f * f).sum())) + 1e-6
 
     def gain(self) -> np.ndarray:
         """The last frame's correction for every board pixel (float32, 3 channels): made when
@@ -106,6 +126,12 @@ class LightNormaliser:
         j = min(self.field.shape[0] - 1, max(0, int(y_px // BLOCK)))
         i = min(self.field.shape[1] - 1, max(0, int(x_px // BLOCK)))
         return self.field[j, i]
+
+
+def _fine_contrast(gray: np.ndarray) -> np.ndarray:
+    """The print's fine contrast: the grey image (lightly smoothed against noise) less its 9 px mean."""
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    return g - cv2.blur(g, (9, 9))
 
 
 class _MadeWhenAsked:

@@ -8,9 +8,10 @@ independent photoreal renderer (``tools/photoreal``, China seed 31 t04, a tuning
 the end of a blue sleeve, blurred 1.9 px, noise 9.7, a colour cast) two spaces under its fingers were
 read through it. One frame of that table is kept here (``photoreal-china31-t04``).
 
-Cells lit less than half the board's median light, together bigger than ``DARK_OBJECT_MM2``, now have
-their light taken from around them, as a piece's coloured cells do: the light falls off across a board by
-far less (the issues' gain 0.6-1.3, shadows soft), so such a patch is something on the board.
+Cells lit less than half the board's median light, together bigger than ``DARK_OBJECT_MM2``, that hide
+the board's print (``PRINT_KEPT``) now have their light taken from around them, as a piece's coloured cells
+do: a hand is something on the board. A hard shadow as dark keeps the print, and stays light (a raised arm's
+shadow across a board in a dark room was flagged as a hand when only darkness was asked).
 """
 
 from __future__ import annotations
@@ -68,6 +69,15 @@ def test_a_soft_shadow_is_light_and_is_divided_out():
     corrected = LightNormaliser(board).correct(frame)
     middle = (170, 140, 230, 180)
     assert abs(_lightness(corrected, middle) - _lightness(board, middle)) < 8
+
+
+def test_a_hard_shadow_darker_than_half_the_light_keeps_the_print_and_is_divided_out():
+    board = _board()
+    frame = _lit(board).astype(np.float32)
+    frame[100:220, 120:280] *= 0.35  # an arm's hard shadow, 160 x 120 mm
+    corrected = LightNormaliser(board).correct(np.clip(frame, 0, 255).astype(np.uint8))
+    middle = (170, 140, 230, 180)
+    assert abs(_lightness(corrected, middle) - _lightness(board, middle)) < 10
 
 
 def _read_through() -> tuple[list[str], int]:
