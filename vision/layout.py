@@ -80,7 +80,9 @@ class SpaceShape:
 @dataclass(frozen=True, slots=True)
 class PieceSpec:
     """A piece kind as seen from above: footprint (``rect`` [w, l] or ``circle`` [d]) and height;
-    ``per_owner``: how many of it one owner has on the board at most (the reader's limit)."""
+    ``per_owner``: how many of it one owner has on the board at most (the reader's limit);
+    ``per_space``: how many of it one owner has on one space at most (what the learned classifier
+    counts up to, ``vision.space_classifier.heads_for``; None: its default)."""
 
     kind: str
     footprint: str
@@ -92,6 +94,7 @@ class PieceSpec:
     face: tuple[tuple[str, str], ...] | None = None  # a printed top face (layout "face", as items); vision/faces.py
     owned_by: tuple[str, ...] | None = None  # the only owners of a player kind (a Zhang Yi talent's state); None: all
     counts_as: tuple[str, int] | None = None  # (kind, n): stands for n of that kind (a Zhang Yi army counter's value)
+    per_space: int | None = None  # at most this many per owner on one space (a Ming province space's family members)
 
     @property
     def printed(self) -> bool:
@@ -282,7 +285,8 @@ def layout_from_json(data: Any, where: str = "layout") -> Layout:
                                  tuple(p["rgb"]) if "rgb" in p else None, p.get("per_owner"),
                                  tuple(sorted(p["face"].items())) if "face" in p else None,
                                  tuple(p["owned_by"]) if "owned_by" in p else None,
-                                 (p["counts_as"]["kind"], int(p["counts_as"]["n"])) if "counts_as" in p else None)
+                                 (p["counts_as"]["kind"], int(p["counts_as"]["n"])) if "counts_as" in p else None,
+                                 p.get("per_space"))
     players = {k: tuple(v) for k, v in data.get("players", {}).items()}
     if any(not p.neutral for p in pieces.values()) and not players:
         raise LayoutError("player pieces need a 'players' colour table", where=f"{where} $.players")

@@ -35,7 +35,7 @@ FORMAT = "tableref-space-classifier/1"
 MODELS = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = MODELS / "space_classifier"  # China's (china-a; china-b has the same pieces and space kinds)
 SEVERAL_FIT = 3.0  # a piece kind whose footprint fits this many times in a space is counted there
-MAX_COUNT = 6  # most pieces of one owner counted on one space
+MAX_COUNT = 6  # most pieces of one owner counted on one space, unless the layout says (piece ``per_space``)
 
 
 class ClassifierError(CalibrationError):
@@ -123,8 +123,15 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def count_limit(layout: Layout, kinds: Sequence[str]) -> int:
+    """Most pieces of one owner a counts head says on one space: the largest of the ``kinds``'
+    layout ``per_space``, ``MAX_COUNT`` for a kind that does not say."""
+    return max((layout.pieces[k].per_space or MAX_COUNT for k in kinds), default=MAX_COUNT)
+
+
 def heads_for(layout: Layout) -> dict[str, Head]:
-    """The outputs each space kind needs, from the layout's ``holds`` and piece footprints."""
+    """The outputs each space kind needs, from the layout's ``holds``, piece footprints and
+    ``per_space`` (``count_limit``)."""
     players = list(layout.players)
     heads: dict[str, Head] = {}
     for sk, kinds in layout.holds.items():
@@ -139,7 +146,7 @@ def heads_for(layout: Layout) -> dict[str, Head]:
         if counted:
             groups = tuple(Piece("neutral", k) if layout.pieces[k].neutral else Piece(o, k)
                            for k in counted for o in (["neutral"] if layout.pieces[k].neutral else players))
-            heads[sk] = Head(sk, "counts", groups=groups)
+            heads[sk] = Head(sk, "counts", groups=groups, max_count=count_limit(layout, counted))
             continue
         neutral = [Piece("neutral", k) for k in single if layout.pieces[k].neutral]
         own = [Piece(o, k) for k in single if not layout.pieces[k].neutral for o in players]

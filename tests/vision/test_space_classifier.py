@@ -239,3 +239,20 @@ def test_each_layout_finds_its_own_committed_model_else_the_default(china_layout
     assert sc.model_dir_for(ming) == own
     with pytest.raises(ClassifierError, match="is not a space classifier model"):
         SpaceClassifier.load(layout=ming)
+
+
+def test_a_piece_kinds_per_space_sets_how_far_its_heads_count(china_layout):
+    """How many of one owner a counts head says on a space comes from the layout (piece ``per_space``,
+    Ming's family members heaped on a province space), else ``MAX_COUNT``: China's heads are unchanged."""
+    from vision.layout import load_layout
+    from vision.space_classifier import MAX_COUNT
+
+    assert heads_for(china_layout)["dragon"].max_count == MAX_COUNT
+    ming = load_layout("ming-provisional")
+    assert ming.pieces["family"].per_space == 12 and ming.pieces["prince"].per_space is None
+    heads = heads_for(ming)
+    assert {k: h.max_count for k, h in heads.items()} == dict.fromkeys(heads, 12)
+    fewer = dataclasses.replace(ming, pieces={**ming.pieces, "family": dataclasses.replace(ming.pieces["family"], per_space=None)})
+    assert {h.max_count for h in heads_for(fewer).values()} == {MAX_COUNT}
+    heap = [Piece("red", "family")] * 9
+    assert heads["province-space"].target(heap) is not None and heads_for(fewer)["province-space"].target(heap) is None

@@ -31,7 +31,9 @@ PROVINCE_HEX = {"red": "#eec4ba", "yellow": "#f0e2b0", "green": "#c8e0c0", "blue
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
 # a layout's pieces (the shipped layout's generator, scripts/layoutgen/ming.py, and a captured board's): a player
 # has one prince on the board (``per_owner``), which the camera reader relies on
-PIECES = {"family": {"footprint": "rect", "size_mm": [12, 12], "height_mm": 15, "owners": "players"},
+# per_space: a province space's heap in random games holds up to ~14 family members of one owner, more
+# than 12 in 1 of ~1,000 occupied province spaces (what the learned classifier counts up to)
+PIECES = {"family": {"footprint": "rect", "size_mm": [12, 12], "height_mm": 15, "owners": "players", "per_space": 12},
           "prince": {"footprint": "circle", "size_mm": [18], "height_mm": 32, "owners": "players", "per_owner": 1}}
 HOLDS = {"district": ["family", "prince"], "cloister": ["family"], "city": ["family"], "province-space": ["family"]}
 PLAYER_RGB = {"yellow": [245, 205, 40], "green": [40, 150, 70], "blue": [35, 85, 200], "red": [205, 40, 40]}
