@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 import vision.foreground as foreground
-from kept_frames_testkit import read_kept_frame
+from kept_frames_testkit import read_through
 from vision.foreground import LightNormaliser
 
 SET = Path(__file__).with_name("photoreal-china31-t04")
@@ -80,18 +80,13 @@ def test_a_hard_shadow_darker_than_half_the_light_keeps_the_print_and_is_divided
     assert abs(_lightness(corrected, middle) - _lightness(board, middle)) < 10
 
 
-def _read_through() -> tuple[list[str], int]:
-    got, truth = read_kept_frame(SET, "china-a", "learned")
-    return [s for s in truth.occluded if not got[s].occluded], len(truth.occluded)
-
-
 def test_a_dark_hand_in_a_photoreal_frame_is_not_read_through() -> None:
-    through, occluded = _read_through()
+    through, occluded = read_through(SET, "china-a", "learned")
     assert occluded >= 15
     assert through == []
 
 
 def test_with_its_palm_taken_for_dim_light_its_fingers_are_read_through(monkeypatch) -> None:
     monkeypatch.setattr(foreground, "DARK_OBJECT_SHARE", 0.0)
-    through, _ = _read_through()
+    through, _ = read_through(SET, "china-a", "learned")
     assert through

@@ -19,25 +19,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import vision.occlusion as occlusion
-from kept_frames_testkit import read_kept_frame
+from kept_frames_testkit import read_through
 
 SET = Path(__file__).with_name("photoreal-china9-t02")
 
 
-def _read_through() -> tuple[list[str], int]:
-    got, truth = read_kept_frame(SET, "china-a", "learned")
-    return [s for s in truth.occluded if not got[s].occluded], len(truth.occluded)
-
-
 def test_a_dark_noisy_hand_is_not_read_through() -> None:
-    through, occluded = _read_through()
+    through, occluded = read_through(SET, "china-a", "learned")
     assert occluded >= 10
     assert through == []
 
 
 def test_with_every_speck_taken_for_a_piece_its_fingers_are_read_through(monkeypatch) -> None:
     monkeypatch.setattr(occlusion, "SPECK_PIECES", 0.0)
-    through, _ = _read_through()
+    through, _ = read_through(SET, "china-a", "learned")
     # 4 spaces before a dark patch's light was taken from around it (``foreground.DARK_OBJECT_SHARE``,
     # fourteenth sitting), which keeps three of them; qin-3 still needs the specks
     assert len(through) >= 1
