@@ -75,7 +75,7 @@ class MarkerSquares:
             score = cv2.matchTemplate(region, t, cv2.TM_CCOEFF_NORMED)
             _, peak, _, loc = cv2.minMaxLoc(score)
             if best is None or peak > best[0]:
-                best = (float(peak), loc, t.shape[0], _subpixel(score, loc))
+                best = (float(peak), loc, t.shape[0], subpixel_peak(score, loc))
         if best is None or best[0] < MIN_PEAK:
             return None
         _, (x, y), size, sub = best
@@ -102,8 +102,9 @@ class MarkerSquares:
         return None
 
 
-def _subpixel(score: np.ndarray, loc: tuple[int, int]) -> np.ndarray:
-    """The peak's offset from ``loc``: a parabola through it and its two neighbours, per axis."""
+def subpixel_peak(score: np.ndarray, loc: tuple[int, int]) -> np.ndarray:
+    """The offset (x, y) of a correlation map's peak from its best pixel ``loc``: a parabola through
+    it and its two neighbours, per axis (also ``vision.tag_patterns``)."""
     x, y = loc
     h, w = score.shape
     out = np.zeros(2)

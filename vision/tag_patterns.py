@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.board_outline import board_quads
 from vision.layout import Layout
+from vision.marker_squares import subpixel_peak
 from vision.markers import dictionary
 
 PX_PER_MM = 3.0  # the patterns are matched on the photo rectified at this scale
@@ -76,16 +77,9 @@ def _match(gray: np.ndarray, H: np.ndarray, centre: tuple[float, float], pattern
         score = cv2.matchTemplate(region, p, cv2.TM_CCOEFF_NORMED)
         _, peak, _, (x, y) = cv2.minMaxLoc(score)
         if peak > best[0]:
-            sub = np.array([_vertex(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < score.shape[1] - 1 else 0.0,
-                            _vertex(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < score.shape[0] - 1 else 0.0])
-            at = (np.array([x, y], float) + sub + n0 / 2.0) / PX_PER_MM + (c - reach)
+            at = (np.array([x, y], float) + subpixel_peak(score, (x, y)) + n0 / 2.0) / PX_PER_MM + (c - reach)
             best = (float(peak), at)
     return best
-
-
-def _vertex(lo: float, mid: float, hi: float) -> float:
-    den = lo - 2 * mid + hi
-    return float(np.clip(0.5 * (lo - hi) / den, -0.5, 0.5)) if den < 0 else 0.0
 
 
 def _matches(gray: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[float], np.ndarray]:
