@@ -124,6 +124,12 @@ class DiceReading:
                 "dice": [d.to_json() for d in self.dice], "reason": self.reason.to_json() if self.reason else None}
 
 
+def _blob_centre_mm(det: Any, blob: Blob) -> np.ndarray:
+    """Where a die's blob lies (its pixels' mean), in mm of the die-top plane (``det``: the coarse view)."""
+    ys, xs = np.nonzero(blob.mask)
+    return det.mm(np.array([xs.mean() + blob.box[0], ys.mean() + blob.box[1]]))
+
+
 def _reading(state: DiceState, dice: tuple[DieRead, ...] = (), space: str = "dice-tray", at: float | None = None,
              timings: Mapping[str, float] | None = None, face_px: float = 0.0) -> DiceReading:
     return DiceReading(state, dice, _reason(state, face_px), space, at, dict(timings or {}))
@@ -295,8 +301,7 @@ class DiceReader:
              turn_deg: float = 0.0, scale: float = 1.0, shift_mm: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
         """The learned reader's input for the die of ``blob`` (``vision.dice_classifier.die_crop``,
         centred on the blob; ``turn_deg``, ``scale``, ``shift_mm``: a jitter, for training)."""
-        ys, xs = np.nonzero(blob.mask)
-        c = det.mm(np.array([xs.mean() + blob.box[0], ys.mean() + blob.box[1]])) + np.asarray(shift_mm, float)
+        c = _blob_centre_mm(det, blob) + np.asarray(shift_mm, float)
         return die_crop(frame, pose, c, self.look.size_mm, self.look.height_mm, self.reference,
                         self.reference_px_per_mm, origin, turn_deg, scale)
 
@@ -308,8 +313,7 @@ class DiceReader:
         if look.size_mm * res >= MIN_FACE_PX:
             classical = self._read_die(frame, pose, det, blob, origin, res)
         else:
-            ys, xs = np.nonzero(blob.mask)
-            c = det.mm(np.array([xs.mean() + blob.box[0], ys.mean() + blob.box[1]]))
+            c = _blob_centre_mm(det, blob)
             classical = DieRead(None, 0.0, (float(c[0]), float(c[1])), 0.0, look.size_mm)
         if self.classifier is None:
             self.last_dice.append({"classical": classical.value})

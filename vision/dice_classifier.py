@@ -28,7 +28,7 @@ import numpy as np
 
 from vision.dice_view import Pose, reference_seen
 from vision.errors import CalibrationError
-from vision.model_files import read_model_json
+from vision.model_files import read_model_json, read_onnx
 
 log = logging.getLogger(__name__)
 
@@ -128,15 +128,7 @@ class DiceClassifier:
             onnx = meta_path.parent / str(meta["onnx"])
         except (KeyError, TypeError, ValueError) as exc:
             raise DiceClassifierError(f"dice classifier model {meta_path} is incomplete: {exc!r}") from None
-        if not onnx.is_file():
-            raise DiceClassifierError(f"dice classifier model file missing: {onnx}")
-        try:
-            engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)  # OpenCV 5; 4.x has one engine
-            net = cv2.dnn.readNetFromONNX(str(onnx)) if engine is None else cv2.dnn.readNetFromONNX(str(onnx), engine)
-        except cv2.error as exc:
-            raise DiceClassifierError(f"cannot load dice classifier network {onnx}: "
-                                      f"{str(exc).strip().splitlines()[-1]}") from None
-        model = cls(meta, net, str(onnx))
+        model = cls(meta, read_onnx(onnx, "dice classifier", DiceClassifierError), str(onnx))
         try:  # a damaged network shows here rather than in the middle of a game
             out = model.logits(np.zeros((CHANNELS, CROP_PX, CROP_PX), np.float32))
         except cv2.error as exc:

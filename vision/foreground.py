@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -52,7 +53,7 @@ class LightNormaliser:
         None: any size is pieces (a board covered with printed tiles, tinted as a whole: Cheops)."""
         h, w = reference.shape[:2]
         self.dark_object_cells = DARK_OBJECT_MM2 * (px_per_mm / BLOCK) ** 2
-        self.fine_print = _fine_contrast(cv2.cvtColor(reference, cv2.COLOR_BGR2GRAY))
+        self._reference = reference  # for ``fine_print``, made only when a dark patch is asked about
         self.most_tinted_cells = math.inf if largest_crowd_mm2 is None else largest_crowd_mm2 * (px_per_mm / BLOCK) ** 2
         self.size = (w, h)
         self.small_size = (max(1, w // BLOCK), max(1, h // BLOCK))
@@ -96,6 +97,11 @@ class LightNormaliser:
         inv = (1.0 / field)[..., None] / wb[None, None, :].astype(np.float32)
         self.field = inv.astype(np.float32)
         return cv2.multiply(rect, self.gain(), dtype=cv2.CV_8U)
+
+    @cached_property
+    def fine_print(self) -> np.ndarray:
+        """The empty board's fine contrast (``_fine_contrast``), for ``_hides_print``."""
+        return _fine_contrast(cv2.cvtColor(self._reference, cv2.COLOR_BGR2GRAY))
 
     def _hides_print(self, rect: np.ndarray, cells: np.ndarray) -> bool:
         """Whether the frame hides the board's print over ``cells`` (bool, per light-field cell): enough print

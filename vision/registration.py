@@ -291,7 +291,7 @@ class Registrar:
 
             H = homography_from_tag_patterns(gray, self.layout)
             if H is not None:
-                return self._patterns_registration(gray, H, size)
+                return self._outline_registration(gray, H, found, size, watch_all=True)
         if 0 < len(found) < 3:
             # the board's own outline, turned the way the markers found say: then the missing
             # markers are looked for where it puts them (enlarged), and the board fitted to all
@@ -354,28 +354,19 @@ class Registrar:
         return found
 
     def _outline_registration(self, gray: np.ndarray, H: np.ndarray, found: dict[int, np.ndarray],
-                              size: tuple[int, int]) -> Registration:
-        """Registered by the board's outline and one or two markers (status partial)."""
+                              size: tuple[int, int], watch_all: bool = False) -> Registration:
+        """Registered by the board's outline and one or two markers, or no marker and their printed
+        patterns (status partial). ``watch_all`` (the patterns): every marker's spot is kept as if it
+        were decoded, so that while they look the same the pose holds; else only the decoded ones'."""
         wanted = {m.id for m in self.layout.markers}
         missing = tuple(sorted(wanted - set(found)))
         obl = obliqueness(H, self.layout)
         if obl < self.min_obliqueness:
             return Registration(RegistrationStatus.TOO_OBLIQUE, None, tuple(sorted(found)), missing, 0.0, obl,
                                 True, size, _MESSAGES[RegistrationStatus.TOO_OBLIQUE])
-        self._remember(gray, H, sorted(found), found)
+        self._remember(gray, H, sorted(wanted if watch_all else found), found)
         return Registration(RegistrationStatus.PARTIAL, H, tuple(sorted(found)), missing, 0.0, obl, True, size,
                             OUTLINE_MESSAGE)
-
-    def _patterns_registration(self, gray: np.ndarray, H: np.ndarray, size: tuple[int, int]) -> Registration:
-        """Registered by the board's outline and its markers' patterns, no code read (status partial).
-        The markers' spots are kept as if they were decoded: while they look the same, the pose holds."""
-        wanted = sorted(m.id for m in self.layout.markers)
-        obl = obliqueness(H, self.layout)
-        if obl < self.min_obliqueness:
-            return Registration(RegistrationStatus.TOO_OBLIQUE, None, (), tuple(wanted), 0.0, obl, True, size,
-                                _MESSAGES[RegistrationStatus.TOO_OBLIQUE])
-        self._remember(gray, H, wanted)
-        return Registration(RegistrationStatus.PARTIAL, H, (), tuple(wanted), 0.0, obl, True, size, OUTLINE_MESSAGE)
 
     def _fit(self, gray: np.ndarray, found: dict[int, np.ndarray], prev: Registration | None) -> Registration:
         """Homography from the markers found (id -> 4 image corners), checked and remembered."""

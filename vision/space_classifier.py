@@ -25,7 +25,7 @@ import numpy as np
 
 from scorer.core.types import Piece
 from vision.errors import CalibrationError
-from vision.model_files import read_model_json
+from vision.model_files import read_model_json, read_onnx
 from vision.layout import Layout
 from vision.space_crops import CropSpec, channels
 
@@ -179,17 +179,7 @@ class SpaceClassifier:
         nets, heads, crops = {}, {}, {}
         try:
             for sk, d in meta["heads"].items():
-                onnx = meta_path.parent / d["onnx"]
-                if not onnx.is_file():
-                    raise ClassifierError(f"space classifier model file missing: {onnx}")
-                try:
-                    # the classic engine runs these small networks ~1.5x faster than the new one here
-                    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)  # OpenCV 5; 4.x has one engine
-                    nets[sk] = cv2.dnn.readNetFromONNX(str(onnx)) if engine is None else \
-                        cv2.dnn.readNetFromONNX(str(onnx), engine)
-                except cv2.error as exc:
-                    raise ClassifierError(f"cannot load space classifier network {onnx}: "
-                                          f"{str(exc).strip().splitlines()[-1]}") from None
+                nets[sk] = read_onnx(meta_path.parent / d["onnx"], "space classifier", ClassifierError)
                 heads[sk] = Head.from_json(d["head"])
                 crops[sk] = CropSpec(float(d["crop"]["size_mm"]), int(d["crop"]["px"]))
             owners = tuple(meta["owners"])
