@@ -48,6 +48,7 @@ _MESSAGES = {
 
 
 OUTLINE_MESSAGE = Message.t('vision.registration.board_registered_by_its_edge')
+PATTERNS_MESSAGE = Message.t('vision.registration.board_registered_by_its_markers_patterns')
 
 
 @dataclass(frozen=True)
@@ -291,7 +292,7 @@ class Registrar:
 
             H = homography_from_tag_patterns(gray, self.layout)
             if H is not None:
-                return self._outline_registration(gray, H, found, size, watch_all=True)
+                return self._outline_registration(gray, H, found, size, watch_all=True, message=PATTERNS_MESSAGE)
         if 0 < len(found) < 3:
             # the board's own outline, turned the way the markers found say: then the missing
             # markers are looked for where it puts them (enlarged), and the board fitted to all
@@ -301,6 +302,14 @@ class Registrar:
             H = homography_from_outline(gray, self.layout.size, found, centres)
             if H is not None:
                 return self._outline_registration(gray, H, found, size)
+            if prev is None and self._expected is None:
+                # no outline either (a pool of light beside the board) and nothing to start from (an
+                # enrolment photo): the other markers where their printed patterns are, from two decoded
+                from vision.tag_patterns import homography_from_decoded
+
+                H = homography_from_decoded(gray, self.layout, found)
+                if H is not None and self._agrees(H, found):
+                    return self._outline_registration(gray, H, found, size, watch_all=True, message=PATTERNS_MESSAGE)
         return self._remembered_as_expected(self._fit(gray, found, prev))
 
     def found_near(self, gray: np.ndarray, homography: np.ndarray) -> Registration | None:
@@ -354,10 +363,11 @@ class Registrar:
         return found
 
     def _outline_registration(self, gray: np.ndarray, H: np.ndarray, found: dict[int, np.ndarray],
-                              size: tuple[int, int], watch_all: bool = False) -> Registration:
-        """Registered by the board's outline and one or two markers, or no marker and their printed
-        patterns (status partial). ``watch_all`` (the patterns): every marker's spot is kept as if it
-        were decoded, so that while they look the same the pose holds; else only the decoded ones'."""
+                              size: tuple[int, int], watch_all: bool = False,
+                              message: Message = OUTLINE_MESSAGE) -> Registration:
+        """Registered by the board's outline and one or two markers, or by the markers' printed patterns
+        (status partial). ``watch_all`` (the patterns): every marker's spot is kept as if it were
+        decoded, so that while they look the same the pose holds; else only the decoded ones'."""
         wanted = {m.id for m in self.layout.markers}
         missing = tuple(sorted(wanted - set(found)))
         obl = obliqueness(H, self.layout)
@@ -366,7 +376,7 @@ class Registrar:
                                 True, size, _MESSAGES[RegistrationStatus.TOO_OBLIQUE])
         self._remember(gray, H, sorted(wanted if watch_all else found), found)
         return Registration(RegistrationStatus.PARTIAL, H, tuple(sorted(found)), missing, 0.0, obl, True, size,
-                            OUTLINE_MESSAGE)
+                            message)
 
     def _fit(self, gray: np.ndarray, found: dict[int, np.ndarray], prev: Registration | None) -> Registration:
         """Homography from the markers found (id -> 4 image corners), checked and remembered."""

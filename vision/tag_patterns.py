@@ -13,9 +13,16 @@ markers, and a board's edge may be rounded or shadowed).
 Used only for a registration with nothing to start from (an enrolment photo): a watched frame
 has the enrolment photo's pose and look (``table_registration``).
 
+Two markers decoded and no outline found (a pool of light on the table joins the board in any
+threshold): the decoded markers place the board's far side only within several centimetres when
+they lie on one edge, so the other markers' patterns are looked for far round where they put them,
+the best match taken first and the pose refitted with it before the next is looked for
+(``homography_from_decoded``).
+
 Photoreal China seed 31 (data/vision/photoreal-china31), the six tables' empty-board photos: the
 patterns correlate 0.97-0.99 on the mean in the right turn (each marker at least 0.95), at most 0.67 in
-any other; t00's markers are decoded in none of its photos.
+any other; t00's markers are decoded in none of its photos. Seed 51 t03 (two markers decoded per
+photo, no outline): its empty and enrolment photos placed 0.03 px apart.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ BLURS_PX = (0.5, 1.0, 1.5, 2.0)  # the patterns blurred as the photo may be (σ 
 MIN_PEAK = 0.8  # every marker's pattern must match at least this well (normalised correlation)
 MIN_LEAD = 0.15  # and the turn's mean better than any other turn's by this much
 REFITS = 2  # the patterns matched again from the pose they gave
+DECODED_SEARCH_MM = 90.0  # from decoded markers, the others' patterns are looked for this far off
+MIN_STEP_PEAK = 0.6  # the best of them taken on the way at this (every one is checked at MIN_PEAK at the end)
 
 
 @lru_cache(maxsize=32)
@@ -62,12 +71,12 @@ def _local_scale(H: np.ndarray, centre: tuple[float, float]) -> float:
     return max(0.05, 0.5 * (float(np.linalg.norm(p[1] - p[0])) + float(np.linalg.norm(p[2] - p[0]))))
 
 
-def _match(gray: np.ndarray, H: np.ndarray, centre: tuple[float, float], patterns: list[np.ndarray]
-           ) -> tuple[float, np.ndarray]:
-    """How well the marker's pattern matches near where ``H`` (board mm -> px) puts it, and where
-    (its centre in board mm by ``H``)."""
+def _match(gray: np.ndarray, H: np.ndarray, centre: tuple[float, float], patterns: list[np.ndarray],
+           search_mm: float = SEARCH_MM) -> tuple[float, np.ndarray]:
+    """How well the marker's pattern matches within ``search_mm`` of where ``H`` (board mm -> px) puts
+    it, and where (its centre in board mm by ``H``)."""
     n0 = patterns[0].shape[0]
-    reach = n0 / (2 * PX_PER_MM) + SEARCH_MM
+    reach = n0 / (2 * PX_PER_MM) + search_mm
     n = int(round(2 * reach * PX_PER_MM))
     c = np.asarray(centre, float)
     T = np.array([[PX_PER_MM, 0, -(c[0] - reach) * PX_PER_MM], [0, PX_PER_MM, -(c[1] - reach) * PX_PER_MM], [0, 0, 1.0]])
@@ -83,10 +92,11 @@ def _match(gray: np.ndarray, H: np.ndarray, centre: tuple[float, float], pattern
     return best
 
 
-def _matches(gray: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[float], np.ndarray]:
+def _matches(gray: np.ndarray, H: np.ndarray, layout: Layout, search_mm: float = SEARCH_MM
+             ) -> tuple[list[float], np.ndarray]:
     peaks, found = [], []
     for m in layout.markers:
-        peak, at = _match(gray, H, m.centre, _patterns(layout, m.id, H, m.centre))
+        peak, at = _match(gray, H, m.centre, _patterns(layout, m.id, H, m.centre), search_mm)
         peaks.append(peak)
         found.append(at)
     return peaks, np.float64(found)
@@ -117,6 +127,45 @@ def homography_from_tag_patterns(gray: np.ndarray, layout: Layout) -> np.ndarray
     if best is None:
         return None
     _, H, found = best
+    return _refined(gray, layout, H, found, centres)
+
+
+def homography_from_decoded(gray: np.ndarray, layout: Layout, decoded: dict[int, np.ndarray]) -> np.ndarray | None:
+    """Board mm -> image px from two or more decoded markers (id -> 4 image corners) and the others'
+    printed patterns, found one at a time: two markers on one edge place the far side only within
+    several centimetres, so the far marker matching best within ``DECODED_SEARCH_MM`` is taken first,
+    the pose refitted with it, and the next looked for from there. None unless every pattern then
+    matches clearly (``MIN_PEAK``). For when the board's outline is not found (a pool of light on the
+    table beside it)."""
+    if len(decoded) < 2 or len(layout.markers) < 4:
+        return None
+    corners = layout.marker_corners_mm()
+    centre_of = {m.id: np.asarray(m.centre, np.float64) for m in layout.markers}
+    src = [corners[i] for i in sorted(decoded)]
+    dst = [np.asarray(decoded[i], np.float64) for i in sorted(decoded)]
+    H, _ = cv2.findHomography(np.vstack(src), np.vstack(dst), 0)
+    todo = [m for m in layout.markers if m.id not in decoded]
+    while todo and H is not None:
+        tried = [(*_match(gray, H, m.centre, _patterns(layout, m.id, H, m.centre), DECODED_SEARCH_MM), m)
+                 for m in todo]
+        peak, at, m = max(tried, key=lambda t: t[0])
+        if peak < MIN_STEP_PEAK:
+            return None
+        src.append(centre_of[m.id].reshape(1, 2))
+        dst.append(cv2.perspectiveTransform(at.reshape(1, 1, 2), H).reshape(1, 2))
+        todo.remove(m)
+        H, _ = cv2.findHomography(np.vstack(src), np.vstack(dst), 0)
+    if H is None:
+        return None
+    peaks, found = _matches(gray, H, layout)
+    if min(peaks) < MIN_PEAK:
+        return None
+    return _refined(gray, layout, H, found, np.float64([m.centre for m in layout.markers]))
+
+
+def _refined(gray: np.ndarray, layout: Layout, H: np.ndarray, found: np.ndarray, centres: np.ndarray
+             ) -> np.ndarray | None:
+    """The pose fitted to the patterns' centres, matched ``REFITS`` times more from the pose they gave."""
     for _ in range(REFITS):
         H = _fitted(H, found, centres)
         peaks, found = _matches(gray, H, layout)
