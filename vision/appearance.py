@@ -48,7 +48,7 @@ from vision.hand_colour import lab_distance, skin_colour
 from vision.layout import Layout
 from vision.local_light import board_kinds, kind_lut, kind_table, local_difference, local_kinds
 from vision.pale_arm import pale_arm
-from vision.sole_kind import sole_blobs, sole_kinds
+from vision.sole_kind import BODY_SHARE, SHADED_MIN, SHADED_NOISE, shading, sole_blobs, sole_kinds
 
 SPECK = 0.2  # of a plain kind's apparent area: a smaller blob is noise
 PRESENT = 0.45  # of a plain kind's apparent area: at least one piece
@@ -429,12 +429,25 @@ class AppearanceStep:
               box: tuple[int, int, int, int]) -> list[tuple[float, np.ndarray]]:
         """The blobs on a space that can hold one plain kind only (``vision.sole_kind``): whatever
         differs from the empty board there, of the kind's size, is the kind, whatever its colour.
-        Empty when none is big enough to be one (``PRESENT``)."""
-        differs, _ = local_difference(rect, self.reference, self.ref_lab, box, noise, ex)
+        When none is big enough to be one (``PRESENT``): the kind's body (a disc of its width) if the
+        space's middle is shaded (``sole_kind.shading``) and nothing explained lies in its box (a
+        neighbour's piece); else empty."""
+        differs, lab = local_difference(rect, self.reference, self.ref_lab, box, noise, ex)
         spec = self.layout.pieces[self.plain[self.sole[i]].kind]
         blobs = sole_blobs(_open(differs), box, self.s, cam, spec.height, spec.area, spec.min_width,
                            lambda x, y: self._space(x, y) == i, SPECK)
-        return blobs if any(v >= PRESENT for v, _ in blobs) else []
+        if any(v >= PRESENT for v, _ in blobs):
+            return blobs
+        # none big enough: a body shaded where the print under it is flat (its colour's own dot)
+        x0, y0, x1, y1 = box
+        centre = self.layout.spaces[i].centre
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        body = np.hypot(xx / self.s - centre[0], yy / self.s - centre[1]) < spec.min_width / 2
+        if ex[y0:y1, x0:x1][body].any():
+            return []  # another piece's blob reaches in: its shading is not this space's
+        shade = shading(lab, self.ref_lab[y0:y1, x0:x1], box, self.s, centre, BODY_SHARE * spec.min_width)
+        least = max(SHADED_MIN, SHADED_NOISE * noise)
+        return [(min(1.0, 0.5 * shade / least), body)] if shade > least else []
 
     def _count(self, i: int, j: int, blobs: list[tuple[float, np.ndarray]], box: tuple[int, int, int, int],
                counts: dict[int, SpaceCount], explained: np.ndarray, blob_map: np.ndarray,

@@ -13,6 +13,14 @@ in the piece's colour that enrolment measured (on one photoreal table, 6 mm² fo
 has the board's colour shows as a ring: its shaded side and lit rim). A blob much bigger than a
 piece is not one (a hand, its shadow, a tile pushed over the space): the caller leaves the space
 unread rather than guess.
+
+Seen blurred, with a colour cast, a scarab on its own colour's printed dot differs from it by less
+than the difference threshold nearly everywhere: on the independent photoreal renderer's Cheops
+tuning sets half the occupied dots showed no blob of a piece's size. What still shows is its shape:
+a domed body is lit on one side and shaded on the other, where the printed dot under it is flat. So
+when no blob is big enough, the middle of the space (``BODY_SHARE`` of the kind's width round its
+centre) is asked how much its lightness varies off the empty board's there (``shading``); more than
+the frame's noise scale (``SHADED_NOISE``, at least ``SHADED_MIN``) is a piece.
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ from vision.enrolment import apparent_area
 from vision.geometry import parallax
 from vision.layout import Layout
 
+SHADED_NOISE = 1.0  # a body whose lightness varies (std off the empty board's) by this many of the frame's noise is there
+SHADED_MIN = 5.0  # ... and by this many L units at least (a flawless frame's flat print still varies by 2-3: JPEG, grain)
+BODY_SHARE = 1 / 3  # of the kind's least width: the body's middle, round the space's centre, where shading is measured
 JOIN_SHARE = 0.25  # of the kind's width: parts of one piece this near are joined (its walls either side of a top
                    # the colour of the board show as two crescents)
 
@@ -78,3 +89,17 @@ def sole_blobs(differs: np.ndarray, box: tuple[int, int, int, int], s: float, ca
         if v >= speck:
             out.append((float(v), lbl == b))
     return out
+
+
+def shading(lab: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int], s: float,
+            centre_mm: tuple[float, float], radius_mm: float) -> float:
+    """The spread (standard deviation) of the lightness difference from the empty board within
+    ``radius_mm`` of ``centre_mm``: ``lab`` and ``ref_lab`` are the box ``box`` of the board
+    (``s`` px/mm). A flat print under the same light differs by noise only; a raised body by its
+    highlight and shade. 0.0 when the circle holds fewer than 5 pixels of the box."""
+    x0, y0, x1, y1 = box
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = np.hypot(xx / s - centre_mm[0], yy / s - centre_mm[1]) < radius_mm
+    if inside.sum() < 5:
+        return 0.0
+    return float((lab[..., 0] - ref_lab[..., 0])[inside].std())
