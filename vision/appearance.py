@@ -30,14 +30,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Collection, Mapping, Sequence
+from typing import Collection, Sequence
 
 import cv2
 import numpy as np
 
 from scorer.core.types import Piece
 from vision.blobs import dilated
-from vision.blurred_kinds import board_prototypes, mixed_piece
+from vision.blurred_kinds import board_prototypes, core_kind, mixed_piece
 from vision.counting import SpaceCount
 from vision.enrolment import TableModel, apparent_area
 from vision.faces import FaceBook, FaceMatch, bare_likeness, disagreement, face_side_mm, top_centre_mm
@@ -48,7 +48,8 @@ from vision.hand_colour import lab_distance, skin_colour
 from vision.layout import Layout
 from vision.local_light import board_kinds, kind_lut, kind_table, local_difference, local_kinds
 from vision.pale_arm import pale_arm
-from vision.sole_kind import BODY_SHARE, SHADED_MIN, SHADED_NOISE, shading, sole_blobs, sole_kinds
+from vision.piece_lines import extent_mm, in_lines, one_piece_mm
+from vision.sole_kind import shaded_body, sole_blobs, sole_kinds
 
 SPECK = 0.2  # of a plain kind's apparent area: a smaller blob is noise
 PRESENT = 0.45  # of a plain kind's apparent area: at least one piece
@@ -355,6 +356,26 @@ class AppearanceStep:
         space): blobs of each kind's colour whose foot lies on the space, counted by the kind's
         enrolled apparent area."""
         ex = explained > 0
+        self._singles: list[float] = []
+        self._heaps: dict[int, tuple[int, list[tuple[float, tuple[float, float]]]]] = {}
+        self._plain_spaces(rect, noise, cam, counts, explained, ex, skip, blob_map, oversized)
+        self._lines(counts)
+
+    def _lines(self, counts: dict[int, SpaceCount]) -> None:
+        """Heaps that are lines of touching pieces hold at least as many as their length says
+        (``vision.piece_lines``: one piece's length from the single pieces this frame shows)."""
+        piece = one_piece_mm(self._singles)
+        if piece is None:
+            return
+        for i, (j, blobs) in self._heaps.items():
+            by_area = [max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))) for bv, _ in blobs]
+            n = min(in_lines(blobs, by_area, piece, ONE_SCARAB_MAX), self.capacity[i])
+            if n > counts[i].pieces[self.plain[j]]:
+                counts[i] = SpaceCount(Counter({self.plain[j]: n}), counts[i].confidence)
+
+    def _plain_spaces(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
+                      explained: np.ndarray, ex: np.ndarray, skip: set[int], blob_map: np.ndarray,
+                      oversized: dict[int, np.ndarray] | None) -> None:
         for i in self.indices:
             if i in skip:
                 continue
@@ -390,7 +411,7 @@ class AppearanceStep:
             # has pale edges; scattered pale specks do not add up to a white one) ...
             j = max(present, key=lambda k: max(v for v, _ in present[k]))
             if len(present) > 1:  # ... unless another kind holds the middle of the pieces seen there
-                j = _core_kind(kind_of, present, j)
+                j = core_kind(kind_of, present, j, PRESENT, CORE_SHARE)
             self._count(i, j, present[j], box, counts, explained, blob_map, oversized)
 
     def _blobs_by_kind(self, i: int, js: Sequence[int], kind_of: np.ndarray, box: tuple[int, int, int, int],
@@ -440,14 +461,8 @@ class AppearanceStep:
             return blobs
         # none big enough: a body shaded where the print under it is flat (its colour's own dot)
         x0, y0, x1, y1 = box
-        centre = self.layout.spaces[i].centre
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        body = np.hypot(xx / self.s - centre[0], yy / self.s - centre[1]) < spec.min_width / 2
-        if ex[y0:y1, x0:x1][body].any():
-            return []  # another piece's blob reaches in: its shading is not this space's
-        shade = shading(lab, self.ref_lab[y0:y1, x0:x1], box, self.s, centre, BODY_SHARE * spec.min_width)
-        least = max(SHADED_MIN, SHADED_NOISE * noise)
-        return [(min(1.0, 0.5 * shade / least), body)] if shade > least else []
+        return shaded_body(lab, self.ref_lab[y0:y1, x0:x1], ex[y0:y1, x0:x1], box, self.s,
+                           self.layout.spaces[i].centre, spec.min_width, noise)
 
     def _count(self, i: int, j: int, blobs: list[tuple[float, np.ndarray]], box: tuple[int, int, int, int],
                counts: dict[int, SpaceCount], explained: np.ndarray, blob_map: np.ndarray,
@@ -461,6 +476,10 @@ class AppearanceStep:
         per_blob = sum(max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))) for bv, _ in blobs if bv >= PRESENT)
         n_pieces = min(max(1, int(round(HEAP_SHARE * v)), per_blob), self.capacity[i])
         counts[i] = SpaceCount(Counter({self.plain[j]: n_pieces}), round(min(1.0, v / n_pieces), 3))
+        if self.capacity[i] == 1 and n_pieces == 1 and len(blobs) == 1 and PRESENT <= v <= ONE_SCARAB_MAX:
+            self._singles.append(extent_mm(blobs[0][1], self.s)[0])  # what one piece measures in this frame
+        elif self.capacity[i] > 1 and i not in self.sole:
+            self._heaps[i] = (j, [(bv, extent_mm(blob, self.s)) for bv, blob in blobs if bv >= PRESENT])
         # a scarab-sized blob is explained for the hand test; a bigger one is not (skin can take
         # a scarab's colour: a hand read as a scarab must still be seen as a hand), but for a heap
         # on a space that holds several or only the one kind (a difference blob: the piece and its
@@ -492,25 +511,6 @@ def _middle_and_rim(inner: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray
 
 def _touches_border(mask: np.ndarray) -> bool:
     return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
-
-
-def _core_kind(kind_of: np.ndarray, present: Mapping[int, list[tuple[float, np.ndarray]]], default: int) -> int:
-    """Of several kinds with a piece-sized blob on one space, the one that holds the middle of
-    what they show together: blur pales a coloured piece's rim (a white ring round a red
-    scarab), a white piece's shadow is dark (a black crescent); neither reaches the middle."""
-    union = np.zeros(kind_of.shape, np.uint8)
-    for blobs in present.values():
-        for v, b in blobs:
-            if v >= PRESENT:
-                union |= b.astype(np.uint8)
-    dist = cv2.distanceTransform(union, cv2.DIST_L2, 3)
-    top = float(dist.max())
-    if top <= 0:
-        return default
-    core = dist >= CORE_SHARE * top
-    votes = {j: int((core & (kind_of == j)).sum()) for j in present}
-    best = max(votes, key=lambda j: (votes[j], j == default))
-    return best if votes[best] > votes.get(default, 0) else default
 
 
 def _grow(outline: np.ndarray, mm: float) -> np.ndarray:

@@ -87,3 +87,24 @@ def mixed_piece(kind_of: np.ndarray, pixels: np.ndarray, kinds: Sequence[int],
         if least <= share <= most and (best is None or share > best[1]):
             best = (j, float(share), blob)
     return best
+
+
+def core_kind(kind_of: np.ndarray, present: Mapping[int, list[tuple[float, np.ndarray]]], default: int,
+              present_share: float, core_share: float) -> int:
+    """Of several kinds with a piece-sized blob on one space, the one that holds the middle of
+    what they show together: blur pales a coloured piece's rim (a white ring round a red
+    scarab), a white piece's shadow is dark (a black crescent); neither reaches the middle. Blobs of
+    at least ``present_share`` of a piece count; the middle is ``core_share`` of the deepest point's depth."""
+    union = np.zeros(kind_of.shape, np.uint8)
+    for blobs in present.values():
+        for v, b in blobs:
+            if v >= present_share:
+                union |= b.astype(np.uint8)
+    dist = cv2.distanceTransform(union, cv2.DIST_L2, 3)
+    top = float(dist.max())
+    if top <= 0:
+        return default
+    core = dist >= core_share * top
+    votes = {j: int((core & (kind_of == j)).sum()) for j in present}
+    best = max(votes, key=lambda j: (votes[j], j == default))
+    return best if votes[best] > votes.get(default, 0) else default

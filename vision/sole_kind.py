@@ -103,3 +103,19 @@ def shading(lab: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int]
     if inside.sum() < 5:
         return 0.0
     return float((lab[..., 0] - ref_lab[..., 0])[inside].std())
+
+
+def shaded_body(lab: np.ndarray, ref_lab: np.ndarray, explained: np.ndarray, box: tuple[int, int, int, int],
+                s: float, centre_mm: tuple[float, float], width_mm: float, noise: float) -> list[tuple[float, np.ndarray]]:
+    """A piece ``width_mm`` wide on the space round ``centre_mm`` found by its shading alone: [(its share
+    of one piece, its disc in the box)], or [] when the middle varies no more than the frame's noise
+    (``SHADED_NOISE``, at least ``SHADED_MIN``) or another piece's blob (``explained``, the box's) reaches
+    into the disc. ``lab``, ``ref_lab``: the frame's and the empty board's Lab in ``box``."""
+    x0, y0, x1, y1 = box
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    body = np.hypot(xx / s - centre_mm[0], yy / s - centre_mm[1]) < width_mm / 2
+    if explained[body].any():
+        return []
+    shade = shading(lab, ref_lab, box, s, centre_mm, BODY_SHARE * width_mm)
+    least = max(SHADED_MIN, SHADED_NOISE * noise)
+    return [(min(1.0, 0.5 * shade / least), body)] if shade > least else []

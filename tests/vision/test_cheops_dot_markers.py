@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-import vision.appearance as appearance
+import vision.sole_kind as sole_kind
 from kept_frames_testkit import read_kept_frame
 from vision.sole_kind import shading
 
@@ -53,6 +53,6 @@ def test_the_column_markers_on_their_own_dots_are_read():
 
 
 def test_without_their_shading_most_of_them_are_read_empty(monkeypatch):
-    monkeypatch.setattr(appearance, "SHADED_MIN", 1e9)
+    monkeypatch.setattr(sole_kind, "SHADED_MIN", 1e9)
     got, _ = read_kept_frame(SET, "cheops", "table")
     assert sum(1 for c in DOTS if not got[f"dot-{c}"].pieces) >= 4  # all six when written

@@ -9,7 +9,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.appearance import AppearanceRead, _core_kind
+from vision.appearance import CORE_SHARE, PRESENT, AppearanceRead
+from vision.blurred_kinds import core_kind
 from vision.local_light import board_kinds, kind_lut, local_kinds
 from vision.hand_evidence import masked
 from vision.foreground import Foreground, ForegroundMaps
@@ -149,13 +150,13 @@ def test_the_kind_in_the_middle_wins_over_a_rim_or_a_shadow():
     kind_of[ring] = white
     kind_of[_disc(shape, (20, 20), 6)] = red
     present = {red: [(0.5, kind_of == red)], white: [(1.2, kind_of == white)]}
-    assert _core_kind(kind_of, present, white) == red
+    assert core_kind(kind_of, present, white, PRESENT, CORE_SHARE) == red
     kind_of = np.full(shape, -1, np.int8)
     kind_of[_disc(shape, (24, 20), 9) & ~_disc(shape, (20, 20), 9)] = black
     kind_of[_disc(shape, (20, 20), 9)] = white
     present = {white: [(1.0, kind_of == white)], black: [(0.6, kind_of == black)]}
-    assert _core_kind(kind_of, present, white) == white
-    assert _core_kind(kind_of, present, black) == white
+    assert core_kind(kind_of, present, white, PRESENT, CORE_SHARE) == white
+    assert core_kind(kind_of, present, black, PRESENT, CORE_SHARE) == white
 
 
 def test_the_boards_own_white_is_no_white_piece():
