@@ -17,6 +17,9 @@ from tableref.lang import BOTH, show
 from tableref.runtime import Runtime
 
 
+NOT_SHOWN_YET = "tableref.table.finish_or_clear_what_is"  # a declaration the table does not show (yet)
+
+
 def wait_until(cond: Callable[[], bool], timeout: float, poll: float = 0.02, stop: threading.Event | None = None) -> bool:
     """Poll ``cond`` until it holds (True) or ``timeout`` passes; a set ``stop`` ends the wait at once (False)."""
     deadline = time.monotonic() + timeout
@@ -72,6 +75,13 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
         demo.table.roll(step.roll)  # the camera reads it and enters the roll
     elif step.declare is not None:
         res = rt.declare(step.declare, "demo dashboard")
+        if not res.ok and getattr(res.message, "key", None) == NOT_SHOWN_YET:
+            # the camera has not seen all of the move yet (a busy machine reads frames late): as a player
+            # told "finish what is on the table first" would, wait for the table to show it, then declare
+            declared: list = []
+            wait_until(lambda: declared.append(rt.declare(step.declare, "demo dashboard")) or declared[-1].ok,
+                       timeout, poll=0.2, stop=stop)
+            res = declared[-1] if declared else res
         if not res.ok:
             raise DemoError(f"declaration refused: {res.message} (the table shows: {rt.snapshot().get('pending')})")
 
