@@ -451,8 +451,8 @@ class AppearanceStep:
         """The blobs on a space that can hold one plain kind only (``vision.sole_kind``): whatever
         differs from the empty board there, of the kind's size, is the kind, whatever its colour.
         When none is big enough to be one (``PRESENT``): the kind's body (a disc of its width) if the
-        space's middle is shaded (``sole_kind.shading``) and nothing explained lies in its box (a
-        neighbour's piece); else empty."""
+        space's middle is shaded (``sole_kind.shaded_body``) and no other piece's explained blob reaches
+        into that disc; else empty."""
         differs, lab = local_difference(rect, self.reference, self.ref_lab, box, noise, ex)
         spec = self.layout.pieces[self.plain[self.sole[i]].kind]
         blobs = sole_blobs(_open(differs), box, self.s, cam, spec.height, spec.area, spec.min_width,

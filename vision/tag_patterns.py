@@ -92,11 +92,10 @@ def _match(gray: np.ndarray, H: np.ndarray, centre: tuple[float, float], pattern
     return best
 
 
-def _matches(gray: np.ndarray, H: np.ndarray, layout: Layout, search_mm: float = SEARCH_MM
-             ) -> tuple[list[float], np.ndarray]:
+def _matches(gray: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[float], np.ndarray]:
     peaks, found = [], []
     for m in layout.markers:
-        peak, at = _match(gray, H, m.centre, _patterns(layout, m.id, H, m.centre), search_mm)
+        peak, at = _match(gray, H, m.centre, _patterns(layout, m.id, H, m.centre))
         peaks.append(peak)
         found.append(at)
     return peaks, np.float64(found)
