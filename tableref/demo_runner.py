@@ -78,10 +78,12 @@ def run_step(demo: Demo, step: Step, *, speed: float, timeout: float, out: TextI
         if not res.ok and getattr(res.message, "key", None) == NOT_SHOWN_YET:
             # the camera has not seen all of the move yet (a busy machine reads frames late): as a player
             # told "finish what is on the table first" would, wait for the table to show it, then declare
-            declared: list = []
-            wait_until(lambda: declared.append(rt.declare(step.declare, "demo dashboard")) or declared[-1].ok,
-                       timeout, poll=0.2, stop=stop)
-            res = declared[-1] if declared else res
+            def shown() -> bool:
+                nonlocal res
+                res = rt.declare(step.declare, "demo dashboard")
+                return res.ok
+
+            wait_until(shown, timeout, poll=0.2, stop=stop)
         if not res.ok:
             raise DemoError(f"declaration refused: {res.message} (the table shows: {rt.snapshot().get('pending')})")
 

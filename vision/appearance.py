@@ -357,7 +357,7 @@ class AppearanceStep:
         enrolled apparent area."""
         ex = explained > 0
         self._singles: list[float] = []
-        self._heaps: dict[int, tuple[int, list[tuple[float, tuple[float, float]]]]] = {}
+        self._heaps: dict[int, tuple[int, list[tuple[float, tuple[float, float], int]]]] = {}
         self._plain_spaces(rect, noise, cam, counts, explained, ex, skip, blob_map, oversized)
         self._lines(counts)
 
@@ -368,8 +368,7 @@ class AppearanceStep:
         if piece is None:
             return
         for i, (j, blobs) in self._heaps.items():
-            by_area = [max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))) for bv, _ in blobs]
-            n = min(in_lines(blobs, by_area, piece, ONE_SCARAB_MAX), self.capacity[i])
+            n = min(in_lines(blobs, piece, ONE_SCARAB_MAX), self.capacity[i])
             if n > counts[i].pieces[self.plain[j]]:
                 counts[i] = SpaceCount(Counter({self.plain[j]: n}), counts[i].confidence)
 
@@ -473,13 +472,14 @@ class AppearanceStep:
         v = sum(bv for bv, _ in blobs)
         # pieces apart on a space are separate blobs: each blob is at least one of them (a heap in
         # one blob shows a little less than its pieces' sum, as the whole)
-        per_blob = sum(max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))) for bv, _ in blobs if bv >= PRESENT)
-        n_pieces = min(max(1, int(round(HEAP_SHARE * v)), per_blob), self.capacity[i])
+        seen = [(bv, blob, max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))))
+                for bv, blob in blobs if bv >= PRESENT]
+        n_pieces = min(max(1, int(round(HEAP_SHARE * v)), sum(n for _, _, n in seen)), self.capacity[i])
         counts[i] = SpaceCount(Counter({self.plain[j]: n_pieces}), round(min(1.0, v / n_pieces), 3))
         if self.capacity[i] == 1 and n_pieces == 1 and len(blobs) == 1 and PRESENT <= v <= ONE_SCARAB_MAX:
             self._singles.append(extent_mm(blobs[0][1], self.s)[0])  # what one piece measures in this frame
         elif self.capacity[i] > 1 and i not in self.sole:
-            self._heaps[i] = (j, [(bv, extent_mm(blob, self.s)) for bv, blob in blobs if bv >= PRESENT])
+            self._heaps[i] = (j, [(bv, extent_mm(blob, self.s), n) for bv, blob, n in seen])
         # a scarab-sized blob is explained for the hand test; a bigger one is not (skin can take
         # a scarab's colour: a hand read as a scarab must still be seen as a hand), but for a heap
         # on a space that holds several or only the one kind (a difference blob: the piece and its

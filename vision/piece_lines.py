@@ -45,13 +45,12 @@ def in_line(length_mm: float, width_mm: float, piece_mm: float) -> int | None:
     return max(1, int(round(length_mm / piece_mm)))
 
 
-def in_lines(blobs: list[tuple[float, tuple[float, float]]], by_area: list[int], piece_mm: float,
-             one_max: float) -> int:
-    """The pieces a heap's blobs hold: each blob (its share of one piece's area, its ``extent_mm``)
-    as many as ``by_area`` counted, or if bigger than one piece (``one_max``) and a line, at least
-    its length over ``piece_mm``."""
+def in_lines(blobs: list[tuple[float, tuple[float, float], int]], piece_mm: float, one_max: float) -> int:
+    """The pieces a heap's blobs hold: each blob (its share of one piece's area, its ``extent_mm``, the
+    pieces its area says) as many as its area says, or if bigger than one piece (``one_max``) and a
+    line, at least its length over ``piece_mm``."""
     n = 0
-    for (share, extent), area_count in zip(blobs, by_area):
+    for share, extent, by_area in blobs:
         line = in_line(*extent, piece_mm) if share > one_max else None
-        n += area_count if line is None else max(area_count, line)
+        n += by_area if line is None else max(by_area, line)
     return n

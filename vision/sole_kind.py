@@ -91,31 +91,37 @@ def sole_blobs(differs: np.ndarray, box: tuple[int, int, int, int], s: float, ca
     return out
 
 
+def _distance_mm(box: tuple[int, int, int, int], s: float, centre_mm: tuple[float, float]) -> np.ndarray:
+    """Each pixel of the board's box ``box`` (``s`` px/mm): its distance in mm from ``centre_mm``."""
+    x0, y0, x1, y1 = box
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    return np.hypot(xx / s - centre_mm[0], yy / s - centre_mm[1])
+
+
+def _spread(lab: np.ndarray, ref_lab: np.ndarray, inside: np.ndarray) -> float:
+    return float((lab[..., 0] - ref_lab[..., 0])[inside].std()) if inside.sum() >= 5 else 0.0
+
+
 def shading(lab: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int], s: float,
             centre_mm: tuple[float, float], radius_mm: float) -> float:
     """The spread (standard deviation) of the lightness difference from the empty board within
     ``radius_mm`` of ``centre_mm``: ``lab`` and ``ref_lab`` are the box ``box`` of the board
     (``s`` px/mm). A flat print under the same light differs by noise only; a raised body by its
     highlight and shade. 0.0 when the circle holds fewer than 5 pixels of the box."""
-    x0, y0, x1, y1 = box
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    inside = np.hypot(xx / s - centre_mm[0], yy / s - centre_mm[1]) < radius_mm
-    if inside.sum() < 5:
-        return 0.0
-    return float((lab[..., 0] - ref_lab[..., 0])[inside].std())
+    return _spread(lab, ref_lab, _distance_mm(box, s, centre_mm) < radius_mm)
 
 
 def shaded_body(lab: np.ndarray, ref_lab: np.ndarray, explained: np.ndarray, box: tuple[int, int, int, int],
                 s: float, centre_mm: tuple[float, float], width_mm: float, noise: float) -> list[tuple[float, np.ndarray]]:
     """A piece ``width_mm`` wide on the space round ``centre_mm`` found by its shading alone: [(its share
-    of one piece, its disc in the box)], or [] when the middle varies no more than the frame's noise
-    (``SHADED_NOISE``, at least ``SHADED_MIN``) or another piece's blob (``explained``, the box's) reaches
-    into the disc. ``lab``, ``ref_lab``: the frame's and the empty board's Lab in ``box``."""
-    x0, y0, x1, y1 = box
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    body = np.hypot(xx / s - centre_mm[0], yy / s - centre_mm[1]) < width_mm / 2
+    of one piece, its disc in the box)], or [] when the middle (``shading`` within ``BODY_SHARE`` of its
+    width) varies no more than the frame's noise (``SHADED_NOISE``, at least ``SHADED_MIN``) or another
+    piece's blob (``explained``, the box's) reaches into the disc. ``lab``, ``ref_lab``: the frame's and the
+    empty board's Lab in ``box``."""
+    d = _distance_mm(box, s, centre_mm)
+    body = d < width_mm / 2
     if explained[body].any():
         return []
-    shade = shading(lab, ref_lab, box, s, centre_mm, BODY_SHARE * width_mm)
+    shade = _spread(lab, ref_lab, d < BODY_SHARE * width_mm)
     least = max(SHADED_MIN, SHADED_NOISE * noise)
     return [(min(1.0, 0.5 * shade / least), body)] if shade > least else []
