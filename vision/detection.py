@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Mapping
 
+import numpy as np
+
 from scorer.core.observation import Observation, SpaceReading
 from scorer.core.types import Piece
 from vision.registration import Registration
@@ -63,6 +65,10 @@ class Detection:
     timings_ms: Mapping[str, float] = field(default_factory=dict)
     reused: bool = False  # nothing changed since the last frame: the last reading was kept
     partial: int | None = None  # only this many spaces were read again (the rest changed nothing)
+    # the hand the reader found (bool, board px at ``board_px_per_mm``, its margin included): for ``vision.hand_outline``;
+    # None where the frame was not read whole
+    hand_mask: np.ndarray | None = field(default=None, compare=False, repr=False)
+    board_px_per_mm: float | None = None
 
     @property
     def occluded(self) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ import numpy as np
 from scorer.core import safejson
 from scorer.core.types import Board, InvalidRecord, Piece
 from vision.errors import FrameSetError
+from vision.hand_outline import hand_mask_path
 from vision.layout import Layout
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -147,6 +148,7 @@ class Frame:
     stem: str
     image: Path
     truth: FrameTruth
+    hand: Path | None = None  # the hand's true outline (``vision.hand_outline``), where the set has one
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,8 @@ def load_set(root: str | Path, layout: Layout) -> FrameSet:
     truths = {p.stem: p for p in sorted(truth_dir.iterdir()) if p.is_file() and p.suffix.lower() == ".json"}
     orphans = [f"frame without truth, skipped: {images[s]}" for s in sorted(set(images) - set(truths))]
     orphans += [f"truth without frame, skipped: {truths[s]}" for s in sorted(set(truths) - set(images))]
-    frames = tuple(Frame(s, images[s], load_truth(truths[s], layout)) for s in sorted(set(images) & set(truths)))
+    frames = tuple(Frame(s, images[s], load_truth(truths[s], layout), hand_mask_path(root, s))
+                   for s in sorted(set(images) & set(truths)))
     if not frames:
         raise FrameSetError(f"{root}: no frame with truth (frames/<stem>.jpg with truth/<stem>.json)")
     warnings: list[str] = list(orphans)

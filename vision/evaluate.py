@@ -24,6 +24,7 @@ from scorer.core.unvalued import resolve_content
 from vision.errors import FrameSetError
 from vision.eval_set import (IMAGE_SUFFIXES, RESERVED_KEYS, Frame, FrameSet, FrameTruth, _image_in, load_set,  # noqa: F401
                              load_truth, parse_token, parse_truth, read_image, read_json_file, truth_to_json)
+from vision.hand_outline import HandOutline, load_hand_mask, outline_score, summarise_outlines
 from vision.layout import Layout
 
 NONE = "(none)"  # the empty side of a missed or an extra piece in the confusion summary
@@ -187,6 +188,7 @@ class FrameResult:
     score: FrameScore
     read_ms: float
     status: str = "ok"  # the registration status
+    outline: HandOutline | None = None  # the hand test against the hand's true outline, where the set has one
 
     def to_json(self) -> dict[str, Any]:
         s = self.score
@@ -203,6 +205,8 @@ class FrameResult:
                 out["right_with_state"] = list(s.from_state)
             if s.partly_flagged or s.partly_read:
                 out["partly_occluded"] = {"flagged": list(s.partly_flagged), "read": list(s.partly_read)}
+        if self.outline is not None:
+            out["hand_outline"] = self.outline.to_json()
         return out
 
 
@@ -274,7 +278,7 @@ def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], s
         ms = (time.perf_counter() - t0) * 1e3
         reg = det.registration
         score = score_frame(fr.truth, det.spaces, space_ids, bool(reg.usable), hidden_under, fixed)
-        res = FrameResult(fr.stem, fr.truth.table, score, ms, str(reg.status))
+        res = FrameResult(fr.stem, fr.truth.table, score, ms, str(reg.status), _outline(fr, reader, det, watched.shape))
         results.append(res)
         right += score.right
         scored += score.scored
@@ -283,6 +287,18 @@ def evaluate_set(frame_set: FrameSet, reader_for: Callable[[str | None], Any], s
         if progress:
             progress(i, len(frames), res, right / scored if scored else 1.0)
     return results, skipped
+
+
+def _outline(frame: Frame, reader: Any, det: Any, shape: tuple[int, ...]) -> HandOutline | None:
+    """The frame's hand test against the hand's true outline, when the set has one and the reader
+    reports its hand (``Detection.hand_mask``; a registered frame read whole)."""
+    mask = getattr(det, "hand_mask", None)
+    if frame.hand is None or mask is None or not det.registration.usable or not hasattr(reader, "to_board"):
+        return None
+    true = load_hand_mask(frame.hand)
+    if true.shape[:2] != shape[:2]:  # a detail still read as its watched frame: the outline scaled alike
+        true = cv2.resize(true, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST)
+    return outline_score(reader.to_board(true, det.registration) > 0, mask, det.board_px_per_mm)
 
 
 def _ratio(num: int, den: int) -> dict[str, Any]:
@@ -305,6 +321,7 @@ def summarise(results: Sequence[FrameResult], top: int = 10) -> dict[str, Any]:
         conf += s.confusions
     times = [r.read_ms for r in results]
     supplied = sum(len(s.from_state) for s in reg)
+    outlines = summarise_outlines([r.outline for r in results if r.outline is not None])
     return {
         "frames": len(results),
         "per_space": _ratio(right, scored),
@@ -331,6 +348,7 @@ def summarise(results: Sequence[FrameResult], top: int = 10) -> dict[str, Any]:
         "errors_total": sum(conf.values()),
         "read_ms": {"median": _round(_percentile(times, 50)), "p90": _round(_percentile(times, 90)),
                     "frames": len(times)},
+        **({"hand_outline": outlines} if outlines is not None else {}),
     }
 
 

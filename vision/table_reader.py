@@ -374,6 +374,13 @@ class TableReader:
             self._maps = (H, frame.shape, m1, m2)
         return self._maps[2], self._maps[3]
 
+    def to_board(self, image: np.ndarray, reg: Registration) -> np.ndarray:
+        """``image`` (a frame's size: e.g. a hand's true outline) brought onto the board as the frame
+        was (``Detection.hand_mask``'s pixels), without blending neighbouring pixels."""
+        assert reg.homography is not None
+        mapped = cv2.perspectiveTransform(self._board_mm, reg.homography.astype(np.float64))
+        return cv2.remap(image, mapped, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+
     def _rectify(self, frame: np.ndarray, H: np.ndarray,
                  roi: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """The board (or its ``roi``: x0, y0, x1, y1 in board pixels) as seen from above."""
@@ -488,4 +495,5 @@ class TableReader:
         t_end = time.perf_counter()
         return Detection(at, self.mode, reg, tuple(spaces), tuple(off), {
             "registration": (t_reg - t0) * 1e3, "rectify": (t_rect - t_reg) * 1e3, "classify": (t_cls - t_rect) * 1e3,
-            "occlusion": (t_occ - t_cls) * 1e3, "count": (t_end - t_occ) * 1e3, "total": (t_end - t0) * 1e3})
+            "occlusion": (t_occ - t_cls) * 1e3, "count": (t_end - t_occ) * 1e3, "total": (t_end - t0) * 1e3},
+            hand_mask=occ.mask, board_px_per_mm=self.s)

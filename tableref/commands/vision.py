@@ -446,6 +446,13 @@ def _print_eval(m: dict) -> None:
     print(f"false occlusion flags: {_pct(m['false_occlusion_flags'], 'visible spaces')}"
           + (f" (of which {m['unsure']} not for a hand: seen, not read sure)" if m.get("unsure") else ""))
     print(f"frames not registered: {_pct(m['not_registered'], 'frames')}")
+    ho = m.get("hand_outline")
+    if ho:
+        print(f"hand outline (the set's hands/, {ho['frames']} frames, {ho['frames_with_hand']} with a hand): "
+              + (f"{ho['missed_percent']:.2f}% of the hand not taken for one; " if ho["missed_percent"] is not None else "")
+              + (f"{ho['beyond_mm2_per_hand_frame']:.0f} mm² per hand frame taken for a hand beyond 5 mm of it; "
+                 if ho["beyond_mm2_per_hand_frame"] is not None else "")
+              + f"a hand read in {ho['frames_without_hand_with_one_read']} frames without one")
     po = m["partly_occluded"]
     if po["flagged"] or po["read"]:
         print(f"partly occluded spaces: {po['flagged']} flagged (left out), {po['read']} read (scored)")

@@ -23,6 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import artwork  # noqa: E402
@@ -36,7 +37,7 @@ import sensor  # noqa: E402
 import truth as truth_mod  # noqa: E402
 import zhangyi  # noqa: E402
 from layout_io import Layout  # noqa: E402
-from scene import Renderer, kelvin_rgb, srgb_to_linear  # noqa: E402
+from light_colour import kelvin_rgb  # noqa: E402
 
 
 def log(msg):
@@ -163,16 +164,27 @@ def main(argv=None):
     ap.add_argument("--width", type=int, default=camera_mod.BASE_W,
                     help="frame width in px, 16:9 (default 1280: 1280x720); e.g. 2560: the same scenes as 2560x1440 "
                          "detail stills (empty and enrolment photos too), for 'tableref vision eval --detail'")
+    ap.add_argument("--hand-masks-only", action="store_true",
+                    help="render nothing: draw the same scenes again (same --seed, tables and frames) and write only "
+                         "each frame's hand mask, hands/<stem>.png, into an existing set; its truth is checked against the "
+                         "truth file already there")
     args = ap.parse_args(argv)
     camera_mod.set_size(args.width)
+    masks_only = args.hand_masks_only
 
-    import bpy
-    version = bpy.app.version_string
+    if masks_only:
+        bpy, version = None, ""
+    else:
+        import bpy
+        version = bpy.app.version_string
     layout = Layout(args.layout)
     game = (cheops if cheops.is_cheops(layout) else greatwall if greatwall.is_great_wall(layout)
             else ming if ming.is_ming(layout) else zhangyi if zhangyi.is_zhang_yi(layout) else None)  # None: China
-    work = tempfile.mkdtemp(prefix="photoreal_")
-    rend = Renderer(work, samples=args.samples, threads=args.threads)
+    if not masks_only:
+        from scene import Renderer  # Blender's module: only to render
+    rend = None if masks_only else Renderer(tempfile.mkdtemp(prefix="photoreal_"), samples=args.samples, threads=args.threads)
+    mismatched = []  # masks-only: frames whose truth drawn again differs from the file (the scenes are not the same)
+    absent = 0  # masks-only: frames drawn that the set does not hold
     tables = list(range(args.tables))
     if args.only_tables:
         tables = [int(t) for t in args.only_tables.split(",")]
@@ -197,18 +209,19 @@ def main(argv=None):
         split = "tune" if ti < args.tune_tables else "heldout"
         setdir = os.path.join(args.out, split)
         tname = f"t{ti:02d}"
-        for sub in ("frames", "truth", os.path.join("tables", tname)):
+        for sub in ("frames", "truth", "hands", os.path.join("tables", tname)):
             os.makedirs(os.path.join(setdir, sub), exist_ok=True)
-        write_json(os.path.join(setdir, "set.json"), {
-            "board": layout.id, "source": f"tools/photoreal (Blender Cycles {version})", "split": split,
-            "seed": args.seed, "size": [camera_mod.W, camera_mod.H],
-            "notes": ("Independent physically based renders (Cycles path tracing, CPU) with own board artwork, "
-                      + (game.SET_NOTES if game in (greatwall, ming, zhangyi) else
-                         "printed cardboard tiles (own face art per kind), wooden domed scarabs, game-like positions, "
-                         if game else "wooden piece meshes, ")
-                      + "hand/arm meshes, mounted camera bumped per frame, numpy/OpenCV sensor "
-                      "model (distortion, gain gradient, vignetting, WB error, noise, Bayer, blur, JPEG). "
-                      "Tables: " + ", ".join(f"t{t:02d}" for t in tables if (t < args.tune_tables) == (split == "tune")))})
+        if not masks_only:
+            write_json(os.path.join(setdir, "set.json"), {
+                "board": layout.id, "source": f"tools/photoreal (Blender Cycles {version})", "split": split,
+                "seed": args.seed, "size": [camera_mod.W, camera_mod.H],
+                "notes": ("Independent physically based renders (Cycles path tracing, CPU) with own board artwork, "
+                          + (game.SET_NOTES if game in (greatwall, ming, zhangyi) else
+                             "printed cardboard tiles (own face art per kind), wooden domed scarabs, game-like positions, "
+                             if game else "wooden piece meshes, ")
+                          + "hand/arm meshes, mounted camera bumped per frame, numpy/OpenCV sensor "
+                          "model (distortion, gain gradient, vignetting, WB error, noise, Bayer, blur, JPEG). "
+                          "Tables: " + ", ".join(f"t{t:02d}" for t in tables if (t < args.tune_tables) == (split == "tune")))})
         trng = np.random.default_rng([args.seed, ti])
         strat = strata.get(ti)
         if strat:
@@ -227,7 +240,8 @@ def main(argv=None):
             style = pieces_mod.table_piece_style(layout, trng)
             meshes = pieces_mod.piece_meshes(style)
             tex = artwork.make_artwork(layout, trng, ppm=4)
-        rend.new_table(tp, layout, style, meshes, tex, trng)
+        if rend is not None:
+            rend.new_table(tp, layout, style, meshes, tex, trng)
         maps0 = cam0.distortion_maps()
         meta = dict(table=tname, camera=cam_info, lights=[{k: v for k, v in L.items()} for L in tp["lights"]],
                     varnish=tp["varnish"], glare=tp["glare"], table_kind=tp["table_kind"],
@@ -238,34 +252,37 @@ def main(argv=None):
         for stem, k in jobs:
             t0 = time.time()
             frng = np.random.default_rng([args.seed, ti, 1000 + (k if k is not None else (0 if stem == "empty" else 1) - 10)])
-            bpy.context.scene.cycles.seed = int(frng.integers(0, 100000))
-            rend.clear_frame()
+            cycles_seed = int(frng.integers(0, 100000))
+            if rend is not None:
+                bpy.context.scene.cycles.seed = cycles_seed
+                rend.clear_frame()
             hand = None; hm = None; cov = 0.0
             if stem == "empty":
                 cam, maps, pcs, tr = cam0, maps0, [], {}
                 sp = sensor.sample_params(frng, calm=True)
-                rend.set_light_scale(1.0)
+                light_scale = 1.0
             elif stem == "enrol":
                 cam, maps = cam0, maps0
                 pcs, tr = (game or pieces_mod).enrol_position(frng, layout, style)
                 sp = sensor.sample_params(frng, calm=True)
-                rend.set_light_scale(1.0)
+                light_scale = 1.0
             else:
                 cam = camera_mod.bumped_camera(frng, cam0, layout)
                 maps = cam.distortion_maps()
                 pcs, tr = game.game_position(frng, layout, style) if game else pieces_mod.random_position(frng, layout, style)
                 sp = sensor.sample_params(frng, calm=False)
-                rend.set_light_scale(frng.uniform(0.85, 1.15))
+                light_scale = frng.uniform(0.85, 1.15)
             pverts = [pieces_mod.piece_world_vertices(layout, style, meshes, p) for p in pcs]
             u_hand = frng.random() if k is not None else 1.0
             if k is not None and ((u_hand < args.hand_prob) if hand_frames is None else (k in hand_frames)):
                 hand, hm, cov = sample_hand_for(frng, layout, cam, pverts)
-            rend.add_pieces(layout, pcs)
-            if hand is not None:
-                rend.add_hand(hand)
-            rend.set_camera(cam)
-            lin = rend.render("frame")
-            bgr = sensor.process(lin, maps, tp["light_rgb"], sp, frng)
+            if rend is not None:
+                rend.set_light_scale(light_scale)
+                rend.add_pieces(layout, pcs)
+                if hand is not None:
+                    rend.add_hand(hand)
+                rend.set_camera(cam)
+                bgr = sensor.process(rend.render("frame"), maps, tp["light_rgb"], sp, frng)
             # truth
             occ, part, mcov = [], [], []
             if hand is not None:
@@ -281,6 +298,32 @@ def main(argv=None):
             truth["partly_occluded"] = part
             truth["markers_covered"] = mcov
             truth["table"] = tname
+            hand_file = os.path.join(setdir, "hands", stem + ".png")
+            if masks_only:
+                done += 1
+                if k is None:
+                    continue
+                try:
+                    with open(os.path.join(setdir, "truth", stem + ".json")) as f:
+                        stored = json.load(f)
+                except FileNotFoundError:  # a frame the set does not hold (a few frames kept from a set): none to draw
+                    absent += 1
+                    continue
+                if stored != jsonable(truth):
+                    # a set drawn by an earlier version of the positions: its hand may still be this one
+                    same_hand = all(stored.get(key, []) == jsonable(truth[key])
+                                    for key in ("occluded", "partly_occluded", "markers_covered"))
+                    mismatched.append(stem + ("" if same_hand else " (hand differs)"))
+                    if not same_hand:
+                        if os.path.exists(hand_file):
+                            os.remove(hand_file)
+                        continue
+            if k is not None:  # the hand as the frame shows it (lens distortion too): 255 where it lies
+                hand_px = np.zeros((camera_mod.H, camera_mod.W), np.uint8) if hm is None else \
+                    cv2.remap(hm * 255, maps[0], maps[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+                cv2.imwrite(hand_file, hand_px, [cv2.IMWRITE_PNG_BILEVEL, 1, cv2.IMWRITE_PNG_COMPRESSION, 9])  # 1 bit a pixel: ~2 kB
+            if masks_only:
+                continue
             if k is None:
                 sensor.write_jpeg(os.path.join(tdir, stem + ".jpg"), bgr, 90)
                 if stem == "enrol":
@@ -309,8 +352,14 @@ def main(argv=None):
             eta = el / done * (total - done)
             log(f"[photoreal] frame {done}/{total} {split}/{tname}/{stem}: {dt:.1f} s/frame, "
                 f"pieces={len(pcs)} hand={'%.0f%%' % (100 * cov) if hand else '-'} ETA {eta / 60:.1f} min")
+    if masks_only:
+        lost = [m for m in mismatched if m.endswith(")")]
+        log(f"[photoreal] {done} scenes drawn again ({absent} frames not in the set); truth differs in "
+            f"{len(mismatched)} frames" + (": " + ", ".join(mismatched) if mismatched else "")
+            + f"; {len(lost)} of them left without a hand mask (not the same hand)")
+        return 1 if lost else 0
     log(f"[photoreal] done: {done} images in {(time.time() - t_start) / 60:.1f} min")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
