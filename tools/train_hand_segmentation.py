@@ -1,0 +1,247 @@
+"""An experiment, not part of the reader: can a small network outline the hand better than the hand test?
+
+False occlusion flags start from board the hand test takes for a hand beyond the true one (shadows,
+blur, lost print: docs/vision.md "The hand's true outline, measured"). This trains a small U-Net on
+the photoreal sets' true outlines (``hands/<stem>.png``, ``tools/photoreal/render_set.py
+--hand-masks-only``) and compares, pixel by pixel on sets it was not trained on, three hands with the
+true one: the reader's own (``Detection.hand_mask``), the network's, and the reader's kept only within
+``KEEP_MM`` of the network's (a veto on what the network sees no hand near).
+
+Input: the light-corrected board and the table's empty board as the reader sees them (board pixels,
+brought to ``MM_PER_PX``), and their lightness difference; output: hand or not per pixel. Nothing here
+is read by the reader; no model is committed.
+
+Run with the training venv (pyproject extra ``train``):
+
+    .venv-train/bin/python tools/train_hand_segmentation.py \\
+        --train china-a:learned:data/vision/photoreal-china9/tune --train cheops:table:evalsets/photoreal-cheops/tune \\
+        --heldout china-a:learned:evalsets/photoreal-china-a/heldout --steps 6000 --threads 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+MM_PER_PX = 2.0
+NEAR_MM = 5.0  # as vision.hand_outline: the reader's margin round a hand is still the hand
+KEEP_MM = 10.0  # the reader's hand kept this close to the network's
+CROP = 80  # px of training crops (160 mm)
+CACHE = ROOT / "build" / "hand_segmentation"
+
+
+def extract(board: str, reader: str, set_dir: str) -> dict[str, list]:
+    """Per frame with a true outline: the board as the reader sees it (frame and empty board, BGR), the true
+    hand and the reader's, all at MM_PER_PX. Cached in build/hand_segmentation/."""
+    key = hashlib.sha1(f"{board}:{reader}:{Path(set_dir).resolve()}".encode()).hexdigest()[:12]
+    path = CACHE / f"{Path(set_dir).parent.name}-{Path(set_dir).name}-{key}.npz"
+    if path.exists():
+        d = np.load(path, allow_pickle=True)
+        return {k: list(d[k]) for k in ("x", "true", "read")}
+    import vision.table_reader as tr
+    from vision.eval_readers import make_reader_factory
+    from vision.eval_set import load_set, read_image
+    from vision.hand_outline import load_hand_mask
+    from vision.layout import load_layout
+
+    seen: dict = {}
+    rectify = tr.TableReader._rectify
+
+    def keep(self, *a, **k):  # the board the reader rectified, to show the network the same
+        out = rectify(self, *a, **k)
+        seen.update(reader=self, rect=out)
+        return out
+
+    tr.TableReader._rectify = keep
+    layout = load_layout(board)
+    frames = load_set(set_dir, layout)
+    factory = make_reader_factory(layout, set_dir, reader=reader)
+    out: dict[str, list] = {"x": [], "true": [], "read": []}
+    try:
+        for fr in frames.frames:
+            if fr.hand is None:
+                continue
+            seen.clear()
+            det = factory(fr.truth.table).read(read_image(fr.image))
+            if det.hand_mask is None or "rect" not in seen:
+                continue
+            r = seen["reader"]
+            true = r.to_board(load_hand_mask(fr.hand), det.registration) > 0
+            h, w = true.shape
+            size = (int(round(w / r.s / MM_PER_PX)), int(round(h / r.s / MM_PER_PX)))
+
+            def small(im: np.ndarray) -> np.ndarray:
+                return cv2.resize(im, size, interpolation=cv2.INTER_AREA)
+
+            out["x"].append(np.concatenate([small(r.light.correct(seen["rect"])), small(r.model.reference)], axis=2))
+            out["true"].append(small(true.astype(np.float32)) > 0.5)
+            out["read"].append(small(det.hand_mask.astype(np.float32)) > 0.5)
+    finally:
+        tr.TableReader._rectify = rectify
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **{k: np.array(v, dtype=object) for k, v in out.items()})
+    print(f"{set_dir}: {len(out['x'])} frames with a true outline", flush=True)
+    return out
+
+
+def inputs(x: np.ndarray) -> np.ndarray:
+    """HxWx6 uint8 (frame, empty board) -> 7xHxW float32: both, and their lightness difference."""
+    f = x[..., :3].astype(np.float32) / 255.0
+    r = x[..., 3:].astype(np.float32) / 255.0
+    return np.concatenate([f, r, f.mean(-1, keepdims=True) - r.mean(-1, keepdims=True)], -1).transpose(2, 0, 1)
+
+
+def make_net(width: int = 8):
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    def block(a: int, b: int):
+        return nn.Sequential(nn.Conv2d(a, b, 3, padding=1), nn.BatchNorm2d(b), nn.ReLU(inplace=True),
+                             nn.Conv2d(b, b, 3, padding=1), nn.BatchNorm2d(b), nn.ReLU(inplace=True))
+
+    class UNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            w = width
+            self.e1, self.e2, self.e3, self.m = block(7, w), block(w, 2 * w), block(2 * w, 4 * w), block(4 * w, 4 * w)
+            self.d3, self.d2, self.d1 = block(8 * w, 2 * w), block(4 * w, w), block(2 * w, w)
+            self.out = nn.Conv2d(w, 1, 1)
+
+        def forward(self, x):
+            e1 = self.e1(x)
+            e2 = self.e2(F.max_pool2d(e1, 2))
+            e3 = self.e3(F.max_pool2d(e2, 2))
+            m = self.m(F.max_pool2d(e3, 2))
+            d3 = self.d3(torch.cat([F.interpolate(m, size=e3.shape[2:]), e3], 1))
+            d2 = self.d2(torch.cat([F.interpolate(d3, size=e2.shape[2:]), e2], 1))
+            return self.out(self.d1(torch.cat([F.interpolate(d2, size=e1.shape[2:]), e1], 1)))
+
+    return UNet()
+
+
+def train(data: dict[str, list], steps: int, seed: int = 0):
+    import torch
+    import torch.nn.functional as F
+
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    xs, ys = data["x"], data["true"]
+    with_hand = [i for i, y in enumerate(ys) if y.any()]
+
+    def crop(i: int) -> tuple[np.ndarray, np.ndarray]:
+        x, y = xs[i].astype(np.float32), ys[i].astype(np.float32)
+        y0, x0 = rng.integers(0, max(1, y.shape[0] - CROP)), rng.integers(0, max(1, y.shape[1] - CROP))
+        x, y = x[y0:y0 + CROP, x0:x0 + CROP], y[y0:y0 + CROP, x0:x0 + CROP]
+        pad = ((0, CROP - y.shape[0]), (0, CROP - y.shape[1]))
+        x, y = np.pad(x, pad + ((0, 0),), mode="reflect"), np.pad(y, pad, mode="reflect")
+        x[..., :3] = np.clip(x[..., :3] * rng.uniform(0.75, 1.25) * rng.uniform(0.9, 1.1, 3), 0, 255)  # the frame's light
+        k = int(rng.integers(4))
+        x, y = np.rot90(x, k), np.rot90(y, k)
+        if rng.random() < 0.5:
+            x, y = x[:, ::-1], y[:, ::-1]
+        return inputs(np.ascontiguousarray(x)), np.ascontiguousarray(y)[None]
+
+    net = make_net()
+    opt = torch.optim.Adam(net.parameters(), 2e-3)
+    t0 = time.time()
+    for step in range(steps):
+        picks = [with_hand[rng.integers(len(with_hand))] if rng.random() < 0.5 else int(rng.integers(len(xs)))
+                 for _ in range(16)]  # half the crops from frames with a hand
+        batch = [crop(i) for i in picks]
+        x = torch.from_numpy(np.stack([b[0] for b in batch]))
+        y = torch.from_numpy(np.stack([b[1] for b in batch]))
+        loss = F.binary_cross_entropy_with_logits(net(x), y, pos_weight=torch.tensor(2.0))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step == int(0.7 * steps):
+            for g in opt.param_groups:
+                g["lr"] = 5e-4
+        if step % 500 == 0:
+            print(f"step {step}/{steps}: loss {float(loss.detach()):.3f} ({time.time() - t0:.0f} s)", flush=True)
+    return net.eval()
+
+
+def compare(net, data: dict[str, list], threshold: float) -> dict[str, dict[str, float]]:
+    """Missed share of the true hand, mm² beyond NEAR_MM of it per frame with a hand, and frames without a
+    hand with one read, for the reader's hand, the network's, and the reader's kept near the network's."""
+    import torch
+
+    near_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(NEAR_MM / MM_PER_PX) + 1,) * 2)
+    keep_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(KEEP_MM / MM_PER_PX) + 1,) * 2)
+    px_mm2 = MM_PER_PX ** 2
+    stats = {k: {"missed": 0.0, "beyond": 0.0, "false_frames": 0} for k in ("reader", "network", "reader near network")}
+    hand_mm2, hand_frames = 0.0, 0
+    for x, true, read in zip(data["x"], data["true"], data["read"]):
+        with torch.no_grad():
+            p = torch.sigmoid(net(torch.from_numpy(inputs(x))[None]))[0, 0].numpy()
+        learned = p > threshold
+        masks = {"reader": read, "network": learned,
+                 "reader near network": read & (cv2.dilate(learned.astype(np.uint8), keep_k) > 0)}
+        near = cv2.dilate(true.astype(np.uint8), near_k) > 0
+        if true.any():
+            hand_frames += 1
+            hand_mm2 += true.sum() * px_mm2
+        for name, m in masks.items():
+            if true.any():
+                stats[name]["missed"] += (true & ~m).sum() * px_mm2
+                stats[name]["beyond"] += (m & ~near).sum() * px_mm2
+            elif m.sum() * px_mm2 > 200:  # more than a speck
+                stats[name]["false_frames"] += 1
+    return {name: {"missed_percent": round(100 * s["missed"] / max(hand_mm2, 1), 2),
+                   "beyond_mm2_per_hand_frame": round(s["beyond"] / max(hand_frames, 1)),
+                   "frames_without_hand_with_one_read": s["false_frames"],
+                   "frames": len(data["x"]), "frames_with_hand": hand_frames} for name, s in stats.items()}
+
+
+def _sets(specs: list[str]) -> list[tuple[str, str, str]]:
+    out = []
+    for spec in specs:
+        parts = spec.split(":", 2)
+        if len(parts) != 3:
+            raise SystemExit(f"{spec}: give BOARD:READER:SET (e.g. china-a:learned:evalsets/photoreal-china-a/tune)")
+        out.append((parts[0], parts[1], parts[2]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--train", action="append", required=True, metavar="BOARD:READER:SET")
+    ap.add_argument("--heldout", action="append", required=True, metavar="BOARD:READER:SET")
+    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threshold", type=float, action="append", help="network output taken for a hand (0.2, 0.5)")
+    args = ap.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(args.threads)
+    data: dict[str, list] = {"x": [], "true": [], "read": []}
+    for board, reader, set_dir in _sets(args.train):
+        part = extract(board, reader, set_dir)
+        for k in data:
+            data[k] += part[k]
+    print(f"training on {len(data['x'])} frames, {sum(t.any() for t in data['true'])} with a hand", flush=True)
+    net = train(data, args.steps)
+    for board, reader, set_dir in _sets(args.heldout):
+        part = extract(board, reader, set_dir)
+        for th in args.threshold or [0.2, 0.5]:
+            print(f"{set_dir} (threshold {th}):")
+            for name, r in compare(net, part, th).items():
+                print(f"  {name:20s} missed {r['missed_percent']:6.2f} % of the hand, {r['beyond_mm2_per_hand_frame']:6d} mm² "
+                      f"beyond it per hand frame ({r['frames_with_hand']} of {r['frames']} frames), a hand read in "
+                      f"{r['frames_without_hand_with_one_read']} frames without one")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
