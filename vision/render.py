@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
@@ -69,6 +69,7 @@ class Rendered:
     image: np.ndarray  # BGR uint8
     truth: Truth
     conditions: Conditions
+    hand: np.ndarray | None = field(default=None, compare=False, repr=False)  # uint8, 255 where the hand is drawn
 
 
 # --------------------------------------------------------------------------------------------
@@ -281,7 +282,7 @@ def render(layout: Layout, board: Board, conditions: Conditions = Conditions(), 
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(c.jpeg_quality)])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = Truth(board, occluded, Hb, cam, tuple(placements), covered_markers)
-    return Rendered(out, truth, c)
+    return Rendered(out, truth, c, mask)
 
 
 def with_faces(layout: Layout, placements: Sequence[Placement], dice: Sequence[int] | None,

@@ -35,7 +35,9 @@ channel and pixel), automatic exposure or white balance changing between frames,
 specular highlights, pieces off their spaces, worn or differently made pieces, cluttered
 surroundings other than the plain table. Occlusion is all or nothing: a space is occluded when
 the hand's silhouette touches it (its outline grown by 3 mm) or one of its pieces; the renderer
-has no notion of a space touched only a little, so ``partly_occluded`` is never written.
+has no notion of a space touched only a little, so ``partly_occluded`` is never written. Every frame's
+hand as drawn is written to ``hands/<stem>.png`` (all black without one), for the hand-outline figures of
+``tableref vision eval`` (``vision.hand_outline``).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ import numpy as np
 
 from scorer.core.types import Board, Piece
 from vision.evaluate import truth_to_json
+from vision.hand_outline import HANDS_DIR
 from vision.layout import Layout
 from vision.placement import PlacementError
 from vision.render import Rendered, render
@@ -191,6 +194,14 @@ def _write_jpeg(path: Path, image: np.ndarray, quality: int) -> None:
         raise UnreadableImage(f"cannot write {path}")
 
 
+def _write_hand(out: Path, stem: str, r: Rendered) -> None:
+    """``hands/<stem>.png``: where the hand lies in the frame (``vision.hand_outline``), 1 bit a pixel."""
+    (out / HANDS_DIR).mkdir(exist_ok=True)
+    hand = r.hand if r.hand is not None else np.zeros(r.image.shape[:2], np.uint8)
+    cv2.imwrite(str(out / HANDS_DIR / f"{stem}.png"), np.where(hand > 0, 255, 0).astype(np.uint8),
+                [cv2.IMWRITE_PNG_BILEVEL, 1, cv2.IMWRITE_PNG_COMPRESSION, 9])
+
+
 def _write_counters(layout: Layout, out: Path, stem: str, r: Rendered) -> None:
     """``counters/<stem>.json``: where each printed value counter lies (layout ``counts_as``; the
     truth states what they count as), for checking the values read (``tools/read_values.py``)."""
@@ -239,6 +250,7 @@ def render_set(layout: Layout, out: str | Path, frames: int, *, seed: int = 0, h
         truth = truth_to_json(r.truth.board, r.truth.occluded, table=tid, markers_covered=r.truth.markers_covered)
         (out / "truth" / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", "utf-8")
         _write_counters(layout, out, stem, r)
+        _write_hand(out, stem, r)
         described[stem] = {**c.describe(), "jpeg": q, "yaw_deg": round(pose.yaw_deg % 360, 1),
                            "roll_deg": round(pose.roll_deg, 1)}
         if progress:

@@ -104,3 +104,16 @@ def test_eval_reports_the_hand_outline_where_the_set_has_one(tmp_path):
     m2 = _eval(plain)
     assert "hand_outline" not in m2 and "hand_outline" not in m2["per_frame"][0]
     assert m2["per_space"] == m["per_space"]  # the outline is measured, it changes no reading
+
+
+def test_the_projects_renderer_writes_each_frames_hand(tmp_path):
+    from vision.layout import load_layout
+    from vision.render_set import render_set
+
+    render_set(load_layout("china-a"), tmp_path, 4, seed=7601, hands=1.0, tables=1)
+    for truth in sorted((tmp_path / "truth").glob("*.json")):
+        hand = cv2.imread(str(tmp_path / "hands" / f"{truth.stem}.png"), cv2.IMREAD_GRAYSCALE)
+        assert hand is not None and hand.shape == (720, 1280)
+        # a hand covers spaces where the truth says so (one drawn beside the board covers none)
+        if json.loads(truth.read_text()).get("occluded"):
+            assert (hand > 0).sum() > 1000
