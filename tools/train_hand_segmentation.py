@@ -46,7 +46,7 @@ def extract(board: str, reader: str, set_dir: str) -> dict[str, list]:
     path = CACHE / f"{Path(set_dir).parent.name}-{Path(set_dir).name}-{key}.npz"
     if path.exists():
         d = np.load(path, allow_pickle=True)
-        return {k: list(d[k]) for k in ("x", "true", "read")}
+        return {k: [np.asarray(a, dtype=np.uint8 if k == "x" else bool) for a in d[k]] for k in ("x", "true", "read")}
     import vision.table_reader as tr
     from vision.eval_readers import make_reader_factory
     from vision.eval_set import load_set, read_image
@@ -88,8 +88,16 @@ def extract(board: str, reader: str, set_dir: str) -> dict[str, list]:
     finally:
         tr.TableReader._rectify = rectify
     CACHE.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **{k: np.array(v, dtype=object) for k, v in out.items()})
+    np.savez_compressed(path, **{k: _ragged(v) for k, v in out.items()})
     print(f"{set_dir}: {len(out['x'])} frames with a true outline", flush=True)
+    return out
+
+
+def _ragged(arrays: list[np.ndarray]) -> np.ndarray:
+    """A 1-d object array holding the arrays themselves (``np.array`` of equal shapes would make an array
+    of Python scalars, slow to use)."""
+    out = np.empty(len(arrays), dtype=object)
+    out[:] = arrays
     return out
 
 
