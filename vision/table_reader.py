@@ -376,7 +376,9 @@ class TableReader:
 
     def to_board(self, image: np.ndarray, reg: Registration) -> np.ndarray:
         """``image`` (a frame's size: e.g. a hand's true outline) brought onto the board as the frame
-        was (``Detection.hand_mask``'s pixels), without blending neighbouring pixels."""
+        was (``Detection.hand_mask``'s pixels), without blending neighbouring pixels. Float maps, not the
+        fixed-point ones ``_remap_maps`` caches for the frames (their nearest pixel is rounded down), and that
+        cache is left to the frames."""
         assert reg.homography is not None
         mapped = cv2.perspectiveTransform(self._board_mm, reg.homography.astype(np.float64))
         return cv2.remap(image, mapped, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)

@@ -140,6 +140,21 @@ def jsonable(o):
     return o
 
 
+def stored_truth_agrees(path, truth):
+    """How a set's truth file agrees with the truth drawn again: "same"; "pieces differ" (a set drawn by
+    an earlier version of the positions whose hand is still this one: the same occluded, partly occluded
+    and covered markers); "hand differs"; None when the set has no such file."""
+    try:
+        with open(path) as f:
+            stored = json.load(f)
+    except FileNotFoundError:
+        return None
+    if stored == jsonable(truth):
+        return "same"
+    same_hand = all(stored.get(key, []) == jsonable(truth[key]) for key in ("occluded", "partly_occluded", "markers_covered"))
+    return "pieces differ" if same_hand else "hand differs"
+
+
 def write_json(path, obj):
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -184,6 +199,7 @@ def main(argv=None):
         from scene import Renderer  # Blender's module: only to render
     rend = None if masks_only else Renderer(tempfile.mkdtemp(prefix="photoreal_"), samples=args.samples, threads=args.threads)
     mismatched = []  # masks-only: frames whose truth drawn again differs from the file (the scenes are not the same)
+    other_hand = []  # ... of them, those whose hand differs too: no mask written
     absent = 0  # masks-only: frames drawn that the set does not hold
     tables = list(range(args.tables))
     if args.only_tables:
@@ -209,7 +225,7 @@ def main(argv=None):
         split = "tune" if ti < args.tune_tables else "heldout"
         setdir = os.path.join(args.out, split)
         tname = f"t{ti:02d}"
-        for sub in ("frames", "truth", "hands", os.path.join("tables", tname)):
+        for sub in ("hands",) if masks_only else ("frames", "truth", "hands", os.path.join("tables", tname)):
             os.makedirs(os.path.join(setdir, sub), exist_ok=True)
         if not masks_only:
             write_json(os.path.join(setdir, "set.json"), {
@@ -303,21 +319,17 @@ def main(argv=None):
                 done += 1
                 if k is None:
                     continue
-                try:
-                    with open(os.path.join(setdir, "truth", stem + ".json")) as f:
-                        stored = json.load(f)
-                except FileNotFoundError:  # a frame the set does not hold (a few frames kept from a set): none to draw
+                agrees = stored_truth_agrees(os.path.join(setdir, "truth", stem + ".json"), truth)
+                if agrees is None:  # a frame the set does not hold (a few frames kept from a set): none to draw
                     absent += 1
                     continue
-                if stored != jsonable(truth):
-                    # a set drawn by an earlier version of the positions: its hand may still be this one
-                    same_hand = all(stored.get(key, []) == jsonable(truth[key])
-                                    for key in ("occluded", "partly_occluded", "markers_covered"))
-                    mismatched.append(stem + ("" if same_hand else " (hand differs)"))
-                    if not same_hand:
-                        if os.path.exists(hand_file):
-                            os.remove(hand_file)
-                        continue
+                if agrees != "same":
+                    mismatched.append(stem)
+                if agrees == "hand differs":
+                    other_hand.append(stem)
+                    if os.path.exists(hand_file):
+                        os.remove(hand_file)
+                    continue
             if k is not None:  # the hand as the frame shows it (lens distortion too): 255 where it lies
                 hand_px = np.zeros((camera_mod.H, camera_mod.W), np.uint8) if hm is None else \
                     cv2.remap(hm * 255, maps[0], maps[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
@@ -353,11 +365,11 @@ def main(argv=None):
             log(f"[photoreal] frame {done}/{total} {split}/{tname}/{stem}: {dt:.1f} s/frame, "
                 f"pieces={len(pcs)} hand={'%.0f%%' % (100 * cov) if hand else '-'} ETA {eta / 60:.1f} min")
     if masks_only:
-        lost = [m for m in mismatched if m.endswith(")")]
         log(f"[photoreal] {done} scenes drawn again ({absent} frames not in the set); truth differs in "
-            f"{len(mismatched)} frames" + (": " + ", ".join(mismatched) if mismatched else "")
-            + f"; {len(lost)} of them left without a hand mask (not the same hand)")
-        return 1 if lost else 0
+            f"{len(mismatched)} frames" + (": " + ", ".join(m + (" (hand differs)" if m in other_hand else "")
+                                                           for m in mismatched) if mismatched else "")
+            + f"; {len(other_hand)} of them left without a hand mask (not the same hand)")
+        return 1 if other_hand else 0
     log(f"[photoreal] done: {done} images in {(time.time() - t_start) / 60:.1f} min")
 
 
