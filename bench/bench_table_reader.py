@@ -107,6 +107,8 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
     from vision.card_reader import reader_for_layout
     from vision.card_rows import is_card_layout
     from vision.evaluate import watched_frame
+    from vision.hand_network import committed_hand_network
+    from vision.render_conditions import SKIN_TONES, Hand
 
     cv2.setNumThreads(1)
     classifier = SpaceClassifier.load(layout=layout) if reader_kind == "learned" else None
@@ -121,7 +123,7 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
     model = card_model_from_photos(layout, empty, pieces, planned) if is_card_layout(layout) else \
         model_from_photos(layout, empty, pieces, {s: p for s, p in plan_items(layout)})
     rng = np.random.default_rng(3)
-    unmoved, moved_ms, full, full_kept, full_lost = [], [], [], [], []
+    unmoved, moved_ms, full, full_kept, full_lost, hand_net, hand_alone = [], [], [], [], [], [], []
     kept = reader_for_layout(layout, model, classifier=classifier)  # one reader for every board: its registration kept
     partial = same = 0
     clean = dataclasses.replace(cam, noise_sigma=0.0, jpeg_quality=None)
@@ -153,6 +155,14 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
         partial += d.partial is not None
         full_b = reader_for_layout(layout, model, classifier=classifier).read(b, detail=sb)
         same += {s.space: dict(s.pieces) for s in d.spaces} == {s.space: dict(s.pieces) for s in full_b.spaces}
+        if not is_card_layout(layout):  # a hand over the board: the learned hand outline runs (vision.hand_network)
+            target = layout.spaces[int(rng.integers(len(layout.spaces)))].centre
+            hand = Hand(target, float(rng.uniform(0, 360)), 60.0, 1.0, SKIN_TONES[r % len(SKIN_TONES)], 0.7)
+            h = watched_frame(noisy(render(layout, first.truth.board, dataclasses.replace(clean, seed=200 + r,
+                                                                                          hand=hand)).image), width)
+            for net, times in ((committed_hand_network(), hand_net), (None, hand_alone)):
+                fresh = reader_for_layout(layout, model, classifier=classifier, hand_network=net)
+                t0 = time.perf_counter(); fresh.read(h[0], detail=h[1]); times.append(time.perf_counter() - t0)
     ms = lambda v: f"median {1e3 * statistics.median(v):6.1f} ms  p90 {1e3 * float(np.percentile(v, 90)):6.1f} ms"
     shown = "1280x720" + (f" with {detail[0]}x{detail[1]} stills" if detail else "")
     print(f"speed ({reader_kind} reader, {layout.id}), one core, {shown}, {rounds} boards:")
@@ -161,6 +171,10 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
     print(f"  full read        {ms(full)}   (a new reader: the markers looked for where the enrolment photo had them)")
     print(f"  full read, moved {ms(full_lost)}   (a new reader, no pose known: the markers looked for in the whole frame, "
           f"as after a bump)")
+    if hand_net:
+        print(f"  full read, hand  {ms(hand_net)}   (a hand over the board: the hand test's hand vetoed by the learned "
+              f"outline, vision.hand_network)")
+        print(f"  ... without net  {ms(hand_alone)}   (the same frames, the hand test's hand whole)")
     if full_kept:
         print(f"  full read, kept  {ms(full_kept)}   (every piece new, the registration kept: a new game laid out; "
               f"{len(full_kept)} boards)")

@@ -1,21 +1,24 @@
-"""An experiment, not part of the reader: can a small network outline the hand better than the hand test?
+"""Trains the learned hand outline the reader vetoes its hand test with (``vision/models/hand_outline``).
 
 False occlusion flags start from board the hand test takes for a hand beyond the true one (shadows,
 blur, lost print: docs/vision.md "The hand's true outline, measured"). This trains a small U-Net on
-the photoreal sets' true outlines (``hands/<stem>.png``, ``tools/photoreal/render_set.py
---hand-masks-only``) and compares, pixel by pixel on sets it was not trained on, three hands with the
-true one: the reader's own (``Detection.hand_mask``), the network's, and the reader's kept only within
-``KEEP_MM`` of the network's (a veto on what the network sees no hand near).
+the true outlines of photoreal sets (``hands/<stem>.png``, ``tools/photoreal/render_set.py``) and of the
+project's own renders (``tableref vision render-set`` writes them too), and compares, pixel by pixel on sets
+it was not trained on, three hands with the true one: the reader's own (``Detection.hand_mask``, measured
+with no network), the network's, and the reader's vetoed by the network's (``vision.hand_network.vetoed``:
+the parts of the reader's hand, ``JOIN_MM`` apart joined, in which the network sees ``SUPPORT_MM2`` of hand,
+whole; with ``--keep-mm`` trimmed to that distance of the network's hand).
 
 Input: the light-corrected board and the table's empty board as the reader sees them (board pixels,
-brought to ``MM_PER_PX``), and their lightness difference; output: hand or not per pixel. Nothing here
-is read by the reader; no model is committed.
+brought to ``MM_PER_PX``), and their lightness difference (``vision.hand_network.network_input``); output:
+hand or not per pixel. ``--out`` exports the network as ONNX with its ``model.json`` (threshold, veto, how
+it was trained and what it scored on the held-out sets); the reader runs it with OpenCV's dnn.
 
-Run with the training venv (pyproject extra ``train``):
+Run with the training venv (pyproject extra ``train``); the committed model's own command is in its model.json:
 
     .venv-train/bin/python tools/train_hand_segmentation.py \\
         --train china-a:learned:data/vision/photoreal-china9/tune --train cheops:table:evalsets/photoreal-cheops/tune \\
-        --heldout china-a:learned:evalsets/photoreal-china-a/heldout --steps 6000 --threads 2
+        --heldout china-a:learned:evalsets/photoreal-china-a/heldout --steps 6000 --threads 2 --out DIR
 """
 
 from __future__ import annotations
@@ -32,9 +35,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision.hand_network import at_scale, network_input, padded, vetoed  # noqa: E402
+
 MM_PER_PX = 2.0
 NEAR_MM = 5.0  # as vision.hand_outline: the reader's margin round a hand is still the hand
-KEEP_MM = 10.0  # the reader's hand kept this close to the network's
+KEEP_MM = None  # the reader's hand kept this close to the network's (None: its parts the network sees a hand in, whole)
+SUPPORT_MM2 = 100.0  # ... a part of it is kept when the network sees this much hand in it
+JOIN_MM = 25.0  # ... parts this close counted as one (twice the hand test's finger reach, vision.occlusion.FINGERS_MM)
 CROP = 80  # px of training crops (160 mm)
 CACHE = ROOT / "build" / "hand_segmentation"
 
@@ -48,6 +55,7 @@ def extract(board: str, reader: str, set_dir: str) -> dict[str, list]:
         d = np.load(path, allow_pickle=True)
         return {k: [np.asarray(a, dtype=np.uint8 if k == "x" else bool) for a in d[k]] for k in ("x", "true", "read")}
     import vision.table_reader as tr
+    from vision import hand_network
     from vision.eval_readers import make_reader_factory
     from vision.eval_set import load_set, read_image
     from vision.hand_outline import load_hand_mask
@@ -62,6 +70,7 @@ def extract(board: str, reader: str, set_dir: str) -> dict[str, list]:
         return out
 
     tr.TableReader._rectify = keep
+    hand_network.set_committed(None)  # the hand test's own hand, not kept near a committed network's
     layout = load_layout(board)
     frames = load_set(set_dir, layout)
     factory = make_reader_factory(layout, set_dir, reader=reader)
@@ -76,11 +85,9 @@ def extract(board: str, reader: str, set_dir: str) -> dict[str, list]:
                 continue
             r = seen["reader"]
             true = r.to_board(load_hand_mask(fr.hand), det.registration) > 0
-            h, w = true.shape
-            size = (int(round(w / r.s / MM_PER_PX)), int(round(h / r.s / MM_PER_PX)))
 
             def small(im: np.ndarray) -> np.ndarray:
-                return cv2.resize(im, size, interpolation=cv2.INTER_AREA)
+                return at_scale(im, r.s, MM_PER_PX)
 
             out["x"].append(np.concatenate([small(r.light.correct(seen["rect"])), small(r.model.reference)], axis=2))
             out["true"].append(small(true.astype(np.float32)) > 0.5)
@@ -102,10 +109,8 @@ def _ragged(arrays: list[np.ndarray]) -> np.ndarray:
 
 
 def inputs(x: np.ndarray) -> np.ndarray:
-    """HxWx6 uint8 (frame, empty board) -> 7xHxW float32: both, and their lightness difference."""
-    f = x[..., :3].astype(np.float32) / 255.0
-    r = x[..., 3:].astype(np.float32) / 255.0
-    return np.concatenate([f, r, f.mean(-1, keepdims=True) - r.mean(-1, keepdims=True)], -1).transpose(2, 0, 1)
+    """HxWx6 (frame, empty board) -> 7xHxW float32, as the reader makes it (``vision.hand_network``)."""
+    return network_input(x[..., :3], x[..., 3:])
 
 
 def make_net(width: int = 8):
@@ -130,14 +135,16 @@ def make_net(width: int = 8):
             e2 = self.e2(F.max_pool2d(e1, 2))
             e3 = self.e3(F.max_pool2d(e2, 2))
             m = self.m(F.max_pool2d(e3, 2))
-            d3 = self.d3(torch.cat([F.interpolate(m, size=e3.shape[2:]), e3], 1))
-            d2 = self.d2(torch.cat([F.interpolate(d3, size=e2.shape[2:]), e2], 1))
-            return self.out(self.d1(torch.cat([F.interpolate(d2, size=e1.shape[2:]), e1], 1)))
+            # sides a multiple of ALIGN (``padded``): upsampling by 2 meets the skip exactly, and the ONNX
+            # graph has no shape arithmetic for OpenCV's dnn to follow
+            d3 = self.d3(torch.cat([F.interpolate(m, scale_factor=2.0), e3], 1))
+            d2 = self.d2(torch.cat([F.interpolate(d3, scale_factor=2.0), e2], 1))
+            return self.out(self.d1(torch.cat([F.interpolate(d2, scale_factor=2.0), e1], 1)))
 
     return UNet()
 
 
-def train(data: dict[str, list], steps: int, seed: int = 0):
+def train(data: dict[str, list], steps: int, seed: int = 0, width: int = 8, pos_weight: float = 2.0):
     import torch
     import torch.nn.functional as F
 
@@ -159,7 +166,7 @@ def train(data: dict[str, list], steps: int, seed: int = 0):
             x, y = x[:, ::-1], y[:, ::-1]
         return inputs(np.ascontiguousarray(x)), np.ascontiguousarray(y)[None]
 
-    net = make_net()
+    net = make_net(width)
     opt = torch.optim.Adam(net.parameters(), 2e-3)
     t0 = time.time()
     for step in range(steps):
@@ -168,7 +175,7 @@ def train(data: dict[str, list], steps: int, seed: int = 0):
         batch = [crop(i) for i in picks]
         x = torch.from_numpy(np.stack([b[0] for b in batch]))
         y = torch.from_numpy(np.stack([b[1] for b in batch]))
-        loss = F.binary_cross_entropy_with_logits(net(x), y, pos_weight=torch.tensor(2.0))
+        loss = F.binary_cross_entropy_with_logits(net(x), y, pos_weight=torch.tensor(pos_weight))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -180,22 +187,23 @@ def train(data: dict[str, list], steps: int, seed: int = 0):
     return net.eval()
 
 
-def compare(net, data: dict[str, list], threshold: float) -> dict[str, dict[str, float]]:
+def compare(net, data: dict[str, list], threshold: float, keep_mm: float | None = KEEP_MM,
+            support_mm2: float = SUPPORT_MM2, join_mm: float = JOIN_MM) -> dict[str, dict[str, float]]:
     """Missed share of the true hand, mm² beyond NEAR_MM of it per frame with a hand, and frames without a
-    hand with one read, for the reader's hand, the network's, and the reader's kept near the network's."""
+    hand with one read, for the reader's hand, the network's, and the reader's vetoed by the network's
+    (``vision.hand_network.vetoed``: the parts the network sees a hand in, trimmed to ``keep_mm`` of it)."""
     import torch
 
     near_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(NEAR_MM / MM_PER_PX) + 1,) * 2)
-    keep_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(KEEP_MM / MM_PER_PX) + 1,) * 2)
     px_mm2 = MM_PER_PX ** 2
-    stats = {k: {"missed": 0.0, "beyond": 0.0, "false_frames": 0} for k in ("reader", "network", "reader near network")}
+    stats = {k: {"missed": 0.0, "beyond": 0.0, "false_frames": 0} for k in ("reader", "network", "reader vetoed")}
     hand_mm2, hand_frames = 0.0, 0
     for x, true, read in zip(data["x"], data["true"], data["read"]):
         with torch.no_grad():
-            p = torch.sigmoid(net(torch.from_numpy(inputs(x))[None]))[0, 0].numpy()
+            p = torch.sigmoid(net(torch.from_numpy(padded(inputs(x)))[None]))[0, 0].numpy()[:x.shape[0], :x.shape[1]]
         learned = p > threshold
         masks = {"reader": read, "network": learned,
-                 "reader near network": read & (cv2.dilate(learned.astype(np.uint8), keep_k) > 0)}
+                 "reader vetoed": vetoed(read, learned, 1 / MM_PER_PX, support_mm2, keep_mm, join_mm)}
         near = cv2.dilate(true.astype(np.uint8), near_k) > 0
         if true.any():
             hand_frames += 1
@@ -210,6 +218,35 @@ def compare(net, data: dict[str, list], threshold: float) -> dict[str, dict[str,
                    "beyond_mm2_per_hand_frame": round(s["beyond"] / max(hand_frames, 1)),
                    "frames_without_hand_with_one_read": s["false_frames"],
                    "frames": len(data["x"]), "frames_with_hand": hand_frames} for name, s in stats.items()}
+
+
+def export(net, out: Path, threshold: float, keep_mm: float | None, support_mm2: float, join_mm: float,
+           record: dict) -> None:
+    """``net`` as ``out``/hand.onnx with its model.json (``vision.hand_network``); checks that OpenCV's dnn
+    gives what torch gives on a board-sized input."""
+    import json
+
+    import torch
+
+    from vision.hand_network import FORMAT, HandNetwork
+
+    out.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 7, CROP, CROP)
+    torch.onnx.export(net, dummy, str(out / "hand.onnx"), input_names=["board"], output_names=["logits"],
+                      dynamic_axes={"board": {2: "h", 3: "w"}, "logits": {2: "h", 3: "w"}}, opset_version=13, dynamo=False)
+    meta = {"format": FORMAT, "onnx": "hand.onnx", "mm_per_px": MM_PER_PX, "threshold": threshold,
+            "support_mm2": support_mm2, "keep_mm": keep_mm, "join_mm": join_mm, "trained": record}
+    (out / "model.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    x = np.random.default_rng(0).uniform(0, 1, (1, 7, 200, 304)).astype(np.float32)
+    with torch.no_grad():
+        want = net(torch.from_numpy(x)).numpy()
+    model = HandNetwork.load(out)
+    model.net.setInput(x)
+    got = model.net.forward()
+    err = float(np.abs(got - want).max())
+    if err > 1e-3:
+        raise SystemExit(f"{out / 'hand.onnx'}: OpenCV's dnn differs from torch by {err}")
+    print(f"wrote {out} (OpenCV's dnn agrees with torch within {err:.1e})", flush=True)
 
 
 def _sets(specs: list[str]) -> list[tuple[str, str, str]]:
@@ -228,7 +265,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--heldout", action="append", required=True, metavar="BOARD:READER:SET")
     ap.add_argument("--steps", type=int, default=6000)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--threshold", type=float, action="append", help="network output taken for a hand (0.2, 0.5)")
+    ap.add_argument("--threshold", type=float, action="append", help="network output taken for a hand (0.2, 0.5); "
+                    "the first is the exported model's")
+    ap.add_argument("--width", type=int, default=8, help="channels of the first level (doubled twice below it)")
+    ap.add_argument("--pos-weight", type=float, default=2.0, help="weight of a hand pixel in the loss (a missed hand "
+                    "reads spaces through it; board wrongly taken for a hand only flags them)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--keep-mm", type=float, default=KEEP_MM, help="of the hand test's hand kept, only what lies this "
+                    "close to the network's hand (default: its parts the network sees a hand in, whole)")
+    ap.add_argument("--join-mm", type=float, default=JOIN_MM, help="parts of the hand test's hand this close are one")
+    ap.add_argument("--support-mm2", type=float, default=SUPPORT_MM2, help="a part of the hand test's hand is kept "
+                    "when the network sees this much hand in it")
+    ap.add_argument("--load", type=Path, help="weights saved by an earlier run: compare (and export) them, no training")
+    ap.add_argument("--out", type=Path, help="export the model here (the reader's: vision/models/hand_outline)")
     args = ap.parse_args(argv)
     import torch
 
@@ -239,15 +288,33 @@ def main(argv: list[str] | None = None) -> int:
         for k in data:
             data[k] += part[k]
     print(f"training on {len(data['x'])} frames, {sum(t.any() for t in data['true'])} with a hand", flush=True)
-    net = train(data, args.steps)
+    if args.load:  # a network trained before (its weights, as saved below): compared again, not trained
+        net = make_net(args.width)
+        net.load_state_dict(torch.load(args.load))
+        net.eval()
+    else:
+        net = train(data, args.steps, args.seed, args.width, args.pos_weight)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        torch.save(net.state_dict(), CACHE / "last-network.pt")
+        print(f"weights saved in {CACHE / 'last-network.pt'} (--load to compare them again)", flush=True)
+    figures: dict = {}
     for board, reader, set_dir in _sets(args.heldout):
         part = extract(board, reader, set_dir)
         for th in args.threshold or [0.2, 0.5]:
             print(f"{set_dir} (threshold {th}):")
-            for name, r in compare(net, part, th).items():
+            result = compare(net, part, th, args.keep_mm, args.support_mm2, args.join_mm)
+            figures.setdefault(str(th), {})[set_dir] = result
+            for name, r in result.items():
                 print(f"  {name:20s} missed {r['missed_percent']:6.2f} % of the hand, {r['beyond_mm2_per_hand_frame']:6d} mm² "
                       f"beyond it per hand frame ({r['frames_with_hand']} of {r['frames']} frames), a hand read in "
                       f"{r['frames_without_hand_with_one_read']} frames without one")
+    if args.out:
+        th = (args.threshold or [0.2])[0]
+        export(net, args.out, th, args.keep_mm, args.support_mm2, args.join_mm, {
+            "command": "tools/train_hand_segmentation.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "train": args.train, "frames": len(data["x"]), "frames_with_hand": int(sum(t.any() for t in data["true"])),
+            "steps": args.steps, "seed": args.seed, "width": args.width, "pos_weight": args.pos_weight,
+            "heldout": figures.get(str(th), {})})
     return 0
 
 

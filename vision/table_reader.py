@@ -33,7 +33,8 @@ from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, Lig
 from vision.frame_blur import BlurMeter
 from vision.hand_evidence import masked as masked_for_hands
 from vision.layout import Layout, SpaceShape
-from vision.occlusion import OcclusionFinder
+from vision.hand_network import HandNetwork, committed_hand_network
+from vision.occlusion import Occlusion, OcclusionFinder
 from vision.registration import Registrar, Registration
 from vision.second_look import adopt, missed_spaces
 from vision.table_registration import TableRegistration
@@ -67,7 +68,8 @@ class TableReader:
 
     def __init__(self, layout: Layout, model: TableModel | None = None, *,
                  clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None,
-                 classifier: SpaceClassifier | None | str = "committed"):
+                 classifier: SpaceClassifier | None | str = "committed",
+                 hand_network: HandNetwork | None | str = "committed"):
         self.layout = layout
         if model is None:
             ref = default_calibration(layout, PX_PER_MM).reference
@@ -118,6 +120,8 @@ class TableReader:
         self._reference_crops: dict = {}  # the empty board's part of each space's crop (space_crops.crop_spaces)
         self._noise = 0.0  # the last full read's noise scale
         self._still = DetailStill(None)  # the read in progress's detail still (``read``)
+        # of the hand test's hand, only what lies near the learned outline's (vision.hand_network); None: all of it
+        self.hand_network = committed_hand_network() if hand_network == "committed" else hand_network
         self._explained: np.ndarray | None = None  # what the pieces read by look explained in the last read
         # the learned step: a CNN per space kind reads each visible space instead of counting
         # colour blobs (registration, light, hands stay as they are). "committed": the model in
@@ -468,6 +472,9 @@ class TableReader:
                 assert seen.blobs is not None  # touching found a blob
                 occ = self.occlusion.joined(replace(occ, spaces=occ.spaces | touched),
                                             np.isin(seen.blobs, [i + 1 for i in touched]))
+        if occ.spaces and self.hand_network is not None:
+            kept = self.hand_network.keep(occ.mask, corrected, self.model.reference, self.s)
+            occ = Occlusion(kept, self.occlusion.spaces_hit(kept.astype(np.uint8)))
         t_occ = time.perf_counter()
         if self._all_by_look:
             counts, off = {}, []  # every space is read by its pieces' look (below)
