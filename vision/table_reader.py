@@ -2,10 +2,10 @@
 
 The steps, each in its own module: registration (``registration``), rectification to board mm,
 light correction and foreground (``foreground``), colour classes (``colour_classes``), hands
-(``occlusion``), counting (``counting``), and a cheap "did anything move" test (``change``).
-Spaces under a hand are reported occluded and never read. With a ``SpaceClassifier`` the
-counting step is replaced by the learned per-space classifier (``space_classifier``, on crops
-cut by ``space_crops``); everything before it, the hand test included, is the same.
+(``occlusion``, its hand vetoed by a learned outline: ``hand_network``), counting (``counting``), and a
+cheap "did anything move" test (``change``). Spaces under a hand are reported occluded and never read. With a
+``SpaceClassifier`` the counting step is replaced by the learned per-space classifier (``space_classifier``, on
+crops cut by ``space_crops``); everything before it, the hand test included, is the same.
 """
 
 from __future__ import annotations
