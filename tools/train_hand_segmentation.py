@@ -42,6 +42,7 @@ NEAR_MM = 5.0  # as vision.hand_outline: the reader's margin round a hand is sti
 KEEP_MM = None  # the reader's hand kept this close to the network's (None: its parts the network sees a hand in, whole)
 SUPPORT_MM2 = 100.0  # ... a part of it is kept when the network sees this much hand in it
 JOIN_MM = 25.0  # ... parts this close counted as one (twice the hand test's finger reach, vision.occlusion.FINGERS_MM)
+EDGE_MM = None  # with KEEP_MM: what trimming would take this close to the board's edge is kept (an arm coming in)
 CROP = 80  # px of training crops (160 mm)
 CACHE = ROOT / "build" / "hand_segmentation"
 
@@ -188,7 +189,8 @@ def train(data: dict[str, list], steps: int, seed: int = 0, width: int = 8, pos_
 
 
 def compare(net, data: dict[str, list], threshold: float, keep_mm: float | None = KEEP_MM,
-            support_mm2: float = SUPPORT_MM2, join_mm: float = JOIN_MM) -> dict[str, dict[str, float]]:
+            support_mm2: float = SUPPORT_MM2, join_mm: float = JOIN_MM,
+            edge_mm: float | None = EDGE_MM) -> dict[str, dict[str, float]]:
     """Missed share of the true hand, mm² beyond NEAR_MM of it per frame with a hand, and frames without a
     hand with one read, for the reader's hand, the network's, and the reader's vetoed by the network's
     (``vision.hand_network.vetoed``: the parts the network sees a hand in, trimmed to ``keep_mm`` of it)."""
@@ -203,7 +205,7 @@ def compare(net, data: dict[str, list], threshold: float, keep_mm: float | None 
             p = torch.sigmoid(net(torch.from_numpy(padded(inputs(x)))[None]))[0, 0].numpy()[:x.shape[0], :x.shape[1]]
         learned = p > threshold
         masks = {"reader": read, "network": learned,
-                 "reader vetoed": vetoed(read, learned, 1 / MM_PER_PX, support_mm2, keep_mm, join_mm)}
+                 "reader vetoed": vetoed(read, learned, 1 / MM_PER_PX, support_mm2, keep_mm, join_mm, edge_mm)}
         near = cv2.dilate(true.astype(np.uint8), near_k) > 0
         if true.any():
             hand_frames += 1
@@ -221,7 +223,7 @@ def compare(net, data: dict[str, list], threshold: float, keep_mm: float | None 
 
 
 def export(net, out: Path, threshold: float, keep_mm: float | None, support_mm2: float, join_mm: float,
-           record: dict) -> None:
+           edge_mm: float | None, record: dict) -> None:
     """``net`` as ``out``/hand.onnx with its model.json (``vision.hand_network``); checks that OpenCV's dnn
     gives what torch gives on a board-sized input."""
     import json
@@ -235,7 +237,8 @@ def export(net, out: Path, threshold: float, keep_mm: float | None, support_mm2:
     torch.onnx.export(net, dummy, str(out / "hand.onnx"), input_names=["board"], output_names=["logits"],
                       dynamic_axes={"board": {2: "h", 3: "w"}, "logits": {2: "h", 3: "w"}}, opset_version=13, dynamo=False)
     meta = {"format": FORMAT, "onnx": "hand.onnx", "mm_per_px": MM_PER_PX, "threshold": threshold,
-            "support_mm2": support_mm2, "keep_mm": keep_mm, "join_mm": join_mm, "trained": record}
+            "support_mm2": support_mm2, "keep_mm": keep_mm, "join_mm": join_mm, "edge_mm": edge_mm,
+            "trained": record}
     (out / "model.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", "utf-8")
     x = np.random.default_rng(0).uniform(0, 1, (1, 7, 200, 304)).astype(np.float32)
     with torch.no_grad():
@@ -273,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--keep-mm", type=float, default=KEEP_MM, help="of the hand test's hand kept, only what lies this "
                     "close to the network's hand (default: its parts the network sees a hand in, whole)")
+    ap.add_argument("--edge-mm", type=float, default=EDGE_MM, help="with --keep-mm: what trimming would take this "
+                    "close to the board's edge is kept (an arm coming in, in a sleeve the network does not see)")
     ap.add_argument("--join-mm", type=float, default=JOIN_MM, help="parts of the hand test's hand this close are one")
     ap.add_argument("--support-mm2", type=float, default=SUPPORT_MM2, help="a part of the hand test's hand is kept "
                     "when the network sees this much hand in it")
@@ -302,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         part = extract(board, reader, set_dir)
         for th in args.threshold or [0.2, 0.5]:
             print(f"{set_dir} (threshold {th}):")
-            result = compare(net, part, th, args.keep_mm, args.support_mm2, args.join_mm)
+            result = compare(net, part, th, args.keep_mm, args.support_mm2, args.join_mm, args.edge_mm)
             figures.setdefault(str(th), {})[set_dir] = result
             for name, r in result.items():
                 print(f"  {name:20s} missed {r['missed_percent']:6.2f} % of the hand, {r['beyond_mm2_per_hand_frame']:6d} mm² "
@@ -310,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"{r['frames_without_hand_with_one_read']} frames without one")
     if args.out:
         th = (args.threshold or [0.2])[0]
-        export(net, args.out, th, args.keep_mm, args.support_mm2, args.join_mm, {
+        export(net, args.out, th, args.keep_mm, args.support_mm2, args.join_mm, args.edge_mm, {
             "command": "tools/train_hand_segmentation.py " + " ".join(argv if argv is not None else sys.argv[1:]),
             "train": args.train, "frames": len(data["x"]), "frames_with_hand": int(sum(t.any() for t in data["true"])),
             "steps": args.steps, "seed": args.seed, "width": args.width, "pos_weight": args.pos_weight,

@@ -81,6 +81,20 @@ def test_parts_of_the_hand_the_network_sees_nothing_in_go_whole_the_others_stay_
     assert not vetoed(tip, seen, 2.0, 50.0, None, join_mm=10.0)[70:90, 120:190].any()  # the shadow stays apart
 
 
+def test_trimming_keeps_an_arm_that_comes_in_over_the_boards_edge():
+    hand = np.zeros((100, 200), bool)
+    hand[40:60, 60:100] = True  # the hand the network sees ...
+    hand[45:55, 0:60] = True  # ... its arm in a sleeve the network does not, coming in over the left edge
+    hand[60:90, 80:100] = True  # a shadow below the hand, well inside the board
+    seen = np.zeros_like(hand)
+    seen[40:60, 60:100] = True
+    trimmed = vetoed(hand, seen, 1.0, 50.0, 5.0)
+    assert not trimmed[45:55, 0:50].any() and not trimmed[70:90, 80:100].any()
+    arm_kept = vetoed(hand, seen, 1.0, 50.0, 5.0, edge_mm=5.0)
+    assert arm_kept[45:55, 0:60].all() and not arm_kept[70:90, 80:100].any()
+    assert not (arm_kept & ~hand).any()
+
+
 def test_inputs_are_padded_to_what_the_network_halves_three_times():
     x = np.zeros((7, 101, 150), np.float32)
     assert padded(x).shape == (7, 104, 152)
