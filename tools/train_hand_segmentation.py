@@ -7,7 +7,7 @@ project's own renders (``tableref vision render-set`` writes them too), and comp
 it was not trained on, three hands with the true one: the reader's own (``Detection.hand_mask``, measured
 with no network), the network's, and the reader's vetoed by the network's (``vision.hand_network.vetoed``:
 the parts of the reader's hand, ``JOIN_MM`` apart joined, in which the network sees ``SUPPORT_MM2`` of hand,
-whole; with ``--keep-mm`` trimmed to that distance of the network's hand).
+trimmed to ``KEEP_MM`` of the network's hand but for what reaches within ``EDGE_MM`` of the board's edge).
 
 Input: the light-corrected board and the table's empty board as the reader sees them (board pixels,
 brought to ``MM_PER_PX``), and their lightness difference (``vision.hand_network.network_input``); output:
@@ -39,10 +39,12 @@ from vision.hand_network import at_scale, network_input, padded, vetoed  # noqa:
 
 MM_PER_PX = 2.0
 NEAR_MM = 5.0  # as vision.hand_outline: the reader's margin round a hand is still the hand
-KEEP_MM = None  # the reader's hand kept this close to the network's (None: its parts the network sees a hand in, whole)
-SUPPORT_MM2 = 100.0  # ... a part of it is kept when the network sees this much hand in it
+# the veto compared, by default the committed model's (its model.json; docs/vision.md, "The learned hand outline in
+# the reader", for how it was chosen)
+KEEP_MM = 40.0  # the reader's hand kept this close to the network's
+SUPPORT_MM2 = 100.0  # ... in the parts of it the network sees this much hand in
 JOIN_MM = 25.0  # ... parts this close counted as one (twice the hand test's finger reach, vision.occlusion.FINGERS_MM)
-EDGE_MM = None  # with KEEP_MM: what trimming would take this close to the board's edge is kept (an arm coming in)
+EDGE_MM = 12.0  # ... but what trimming would take this close to the board's edge is kept (an arm coming in)
 CROP = 80  # px of training crops (160 mm)
 CACHE = ROOT / "build" / "hand_segmentation"
 
@@ -275,9 +277,9 @@ def main(argv: list[str] | None = None) -> int:
                     "reads spaces through it; board wrongly taken for a hand only flags them)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--keep-mm", type=float, default=KEEP_MM, help="of the hand test's hand kept, only what lies this "
-                    "close to the network's hand (default: its parts the network sees a hand in, whole)")
-    ap.add_argument("--edge-mm", type=float, default=EDGE_MM, help="with --keep-mm: what trimming would take this "
-                    "close to the board's edge is kept (an arm coming in, in a sleeve the network does not see)")
+                    "close to the network's hand (default %(default)s mm, as the committed model)")
+    ap.add_argument("--edge-mm", type=float, default=EDGE_MM, help="what trimming would take this close to the board's "
+                    "edge is kept (an arm coming in, in a sleeve the network does not see; default %(default)s mm)")
     ap.add_argument("--join-mm", type=float, default=JOIN_MM, help="parts of the hand test's hand this close are one")
     ap.add_argument("--support-mm2", type=float, default=SUPPORT_MM2, help="a part of the hand test's hand is kept "
                     "when the network sees this much hand in it")

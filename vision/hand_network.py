@@ -3,13 +3,14 @@
 The hand test (``vision.occlusion``) takes a fifth to a third more board than the hand covers (shadows, a
 piece's blur, print lost to glare), and those pixels are the false occlusion flags, the largest loss on every
 photoreal set (docs/vision.md, "The hand's true outline, measured"). A small U-Net, trained on the true outlines
-of the photoreal tuning sets (``tools/train_hand_segmentation.py``), outlines the hand from the light-corrected
-board and the table's empty board; the reader keeps of its own hand only what lies within ``keep_mm`` of the
-network's. The network never adds a hand: a hand the hand test does not find stays unfound, and where the test
+of the photoreal tuning sets and of the project's own renders (``tools/train_hand_segmentation.py``), outlines the
+hand from the light-corrected board and the table's empty board; the reader keeps of its own hand the parts the
+network sees a hand in, trimmed to ``keep_mm`` of the network's hand but for what reaches the board's edge (an arm):
+``vetoed``. The network never adds a hand: a hand the hand test does not find stays unfound, and where the test
 finds none the network is not run.
 
-The model is a folder (``vision/models/hand_outline/``): ``model.json`` (format, scale, threshold, keep distance,
-how it was trained) and ``hand.onnx``, one for every layout (its inputs are the board and the empty board, no
+The model is a folder (``vision/models/hand_outline/``): ``model.json`` (format, scale, threshold, the veto's
+distances, how it was trained) and ``hand.onnx``, one for every layout (its inputs are the board and the empty board, no
 layout's artwork). Reading needs only OpenCV. A missing or damaged model raises ``HandNetworkError`` naming the
 file; ``committed_hand_network`` then warns once and the reader keeps its own hand whole, as before the network.
 """
@@ -25,6 +26,7 @@ import numpy as np
 
 from vision.errors import CalibrationError
 from vision.model_files import read_model_json, read_onnx
+from vision.occlusion import border_band
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +85,7 @@ def vetoed(hand: np.ndarray, seen: np.ndarray, px_per_mm: float, support_mm2: fl
         near = cv2.distanceTransform((~seen).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) <= keep_mm * px_per_mm
         far = kept & ~near
         if edge_mm is not None and far.any():
-            e = max(1, int(round(edge_mm * px_per_mm)))
-            band = np.ones(hand.shape, bool)
-            band[e:-e, e:-e] = False
+            band = border_band(hand.shape, max(1, int(round(edge_mm * px_per_mm))))
             m, pieces = cv2.connectedComponents(far.astype(np.uint8), connectivity=8)
             arm = np.zeros(m, bool)
             arm[np.unique(pieces[band & far])] = True
@@ -132,10 +132,10 @@ class HandNetwork:
         return 1.0 / (1.0 + np.exp(-logits))
 
     def keep(self, hand: np.ndarray, board: np.ndarray, reference: np.ndarray, px_per_mm: float) -> np.ndarray:
-        """Of ``hand`` (bool, board px at ``px_per_mm``: the hand test's, margin included) the parts (8-connected) in
-        which the network sees at least ``support_mm2`` of hand in ``board`` (the light-corrected board, BGR;
-        ``reference``: the table's empty board); with ``keep_mm``, of those only what lies within ``keep_mm`` of the
-        network's hand. The network looks only round the hand's bounding box (``CONTEXT_MM``)."""
+        """Of ``hand`` (bool, board px at ``px_per_mm``: the hand test's, margin included) what ``vetoed`` keeps, with
+        this model's distances, given the hand the network sees in ``board`` (the light-corrected board, BGR;
+        ``reference``: the table's empty board). The network looks only round the hand's bounding box
+        (``CONTEXT_MM``)."""
         if not hand.any():
             return hand
         return vetoed(hand, self.seen(hand, board, reference, px_per_mm), px_per_mm, self.support_mm2, self.keep_mm,

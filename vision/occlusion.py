@@ -89,8 +89,8 @@ class OcclusionFinder:
         self.heaps = heaps or []  # where a heap of pieces on one space can show (bbox, mask): see ``_heap``
         w, h = size
         self.s = px_per_mm
-        self.edge = _border((h, w), int(round(EDGE_MM * px_per_mm)))
-        self.join_edge = _border((h, w), int(round(JOIN_EDGE_MM * px_per_mm)))
+        self.edge = border_band((h, w), int(round(EDGE_MM * px_per_mm)))
+        self.join_edge = border_band((h, w), int(round(JOIN_EDGE_MM * px_per_mm)))
         j = max(1, int(round(JOIN_MM * px_per_mm)))
         self.join_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * j + 1, 2 * j + 1))
         self.piece_px = biggest_piece_mm2 * px_per_mm ** 2
@@ -399,7 +399,7 @@ class OcclusionFinder:
         return True
 
 
-def _border(shape: tuple[int, int], width: int) -> np.ndarray:
+def border_band(shape: tuple[int, int], width: int) -> np.ndarray:
     """A board-sized mask (bool) of the band ``width`` px wide along its four edges."""
     band = np.zeros(shape, bool)
     band[:width, :] = band[-width:, :] = True

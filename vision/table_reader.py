@@ -120,7 +120,7 @@ class TableReader:
         self._reference_crops: dict = {}  # the empty board's part of each space's crop (space_crops.crop_spaces)
         self._noise = 0.0  # the last full read's noise scale
         self._still = DetailStill(None)  # the read in progress's detail still (``read``)
-        # of the hand test's hand, only what lies near the learned outline's (vision.hand_network); None: all of it
+        # the hand test's hand vetoed by the learned outline (vision.hand_network.vetoed); None: all of it kept
         self.hand_network = committed_hand_network() if hand_network == "committed" else hand_network
         self._explained: np.ndarray | None = None  # what the pieces read by look explained in the last read
         # the learned step: a CNN per space kind reads each visible space instead of counting
