@@ -30,30 +30,24 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Collection, Sequence
+from typing import Collection
 
 import cv2
 import numpy as np
 
 from scorer.core.types import Piece
 from vision.blobs import dilated
-from vision.blurred_kinds import board_prototypes, core_kind, mixed_piece
 from vision.counting import SpaceCount
-from vision.enrolment import TableModel, apparent_area
+from vision.enrolment import TableModel
 from vision.faces import FaceBook, FaceMatch, bare_likeness, disagreement, face_side_mm, top_centre_mm
 from vision.foreground import Foreground, ForegroundMaps
 from vision.frame_blur import BlurMeter, books_for, match_either
-from vision.geometry import parallax
 from vision.hand_colour import lab_distance, skin_colour
 from vision.layout import Layout
-from vision.local_light import board_kinds, kind_lut, kind_table, local_difference, local_kinds
+from vision.local_light import local_difference
 from vision.pale_arm import pale_arm
-from vision.piece_lines import extent_mm, in_lines, one_piece_mm
-from vision.sole_kind import shaded_body, sole_blobs, sole_kinds
+from vision.plain_kinds import PlainKinds, box_of
 
-SPECK = 0.2  # of a plain kind's apparent area: a smaller blob is noise
-PRESENT = 0.45  # of a plain kind's apparent area: at least one piece
-MIXED_PRESENT = 1.0  # ... in several kinds' colours together (``mixed_piece``): a whole piece's worth
 MAYBE_COVERED = 0.4  # ... this much: perhaps a tile (a scarab covers up to ~0.6): its face is matched
 LIKE_A_FACE, LIKE_COVERED = 0.5, 0.6  # a face matched this well on a space this covered is a tile, not a scarab
 BARE_MARGIN = 0.08  # a face matched on a space that barely differs in colour beats the empty board's print by this
@@ -63,32 +57,15 @@ MIDDLE_MM, RIM_MM = 7.0, 5.0  # the middle: this far inside the space's inner pa
 COVERED = 0.8  # share of a space's inner part that differs from the empty board: something tile-sized is there
 TILES_AROUND = 0.5  # share of the board around a space under matched tiles: they may bend the light measured there
 INNER_MM = 4.0  # the inner part: the space shrunk by this much
-LEAN_PER_HEIGHT, GROW_MM = 0.8, 4.0  # a piece's blob reaches this share of its height (+ this) out of its space
-HEAP_SHARE = 0.9  # touching pieces in a heap show a little less than their sum
-ONE_SCARAB_MAX = 1.7  # of a plain kind's enrolled area: a blob bigger than this is not one piece
 SKIN_NEAR_MM = 25.0  # a plain piece's blob this near a hand (a finger's length) ...
 SKIN_LIKE = 15.0  # ... and this near its skin's colour (``lab_distance``) may be its skin: unread
 SKIN_SPACES = 2  # spaces with a blob too big for their one piece: an arm read as pieces (``AppearanceRead.oversized``).
                  # photoreal-cheops8 tune t03-003: a pale forearm read as 6 such "scarabs", 7 spaces read through a
                  # hand; one alone, no hand in the frame: a piece and its shadow, or light (own cheops seed 7401: 3 frames)
-CORE_SHARE = 0.5  # of the deepest point's depth: the middle of a blob (for telling a rim from a piece)
 ONE_PIECE_SHARE = 0.5  # a held kind covering this share of a space: the space holds one piece
-BLOB_GROW_MM = 2.0  # a plain piece's blob explains this much around it (its blurred rim)
 MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it is never bare board (as vision.occlusion)
 UNREAD_TILE_MM = 6.0  # a tile left unread (which, not sure) shows this much beyond its outline: its rim, shadow, blur
 EXPLAIN_MARGIN_MM = 2.5  # a matched tile explains its outline grown by this much (its rim, blur, walls)
-
-
-def _box(sp, grow_mm: float, s: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    poly = np.asarray(sp.polygon) * s
-    g = grow_mm * s
-    x0, y0 = np.floor(poly.min(axis=0) - g).astype(int)
-    x1, y1 = np.ceil(poly.max(axis=0) + g).astype(int) + 1
-    return max(0, x0), max(0, y0), min(shape[1], x1), min(shape[0], y1)
-
-
-def _open(mask: np.ndarray) -> np.ndarray:
-    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
 
 
 def read_by_appearance(layout: Layout, space) -> bool:
@@ -106,7 +83,7 @@ class AppearanceRead:
     arm: np.ndarray | None = None  # bool, board px: an arm the colour of the board (``vision.pale_arm``)
     blobs: np.ndarray | None = None  # int16, board px: 1 + the space index of each explained plain piece's blob
     # bool, board px: blobs of a plain kind's colour, on spaces that hold one such piece, bigger than one
-    # (``ONE_SCARAB_MAX``) and reaching in from beyond the space's reach, on ``SKIN_SPACES`` spaces or more: each
+    # (``plain_kinds.ONE_SCARAB_MAX``) and reaching in from beyond the space's reach, on ``SKIN_SPACES`` spaces or more: each
     # counted as its space's piece, but in a frame with a hand they are an arm across the spaces, read as
     # pieces (``OcclusionFinder._find``'s ``skin``). None when fewer (one alone can be a piece and its shadow)
     oversized: np.ndarray | None = None
@@ -146,17 +123,9 @@ class AppearanceStep:
         self.space_of = space_of
         self.indices = [i for i, sp in enumerate(layout.spaces) if read_by_appearance(layout, sp)]
         self.book = FaceBook(layout, model.faces, self.s)
-        self.plain: list[Piece] = []
-        self.lut: np.ndarray | None = None
         if not self.indices:
+            self.kinds: PlainKinds | None = None
             return  # nothing to read here (China, Ming): no tables built
-        entries = [(t, v) for t, v in sorted(model.kind_colours.items()) if t.split(":", 1)[1] in layout.pieces]
-        self.plain = [Piece(*t.split(":", 1)) for t, _ in entries]
-        self.scale = [max(0.3, v[2]) for _, v in entries]  # how much colour one piece shows (enrolled)
-        protos, owner_of, limits = kind_table(entries)
-        self.lut = kind_lut(protos, owner_of, limits) if len(protos) else None
-        # a space that can hold one plain kind only (a Cheops dot: its colour's marker) is read by size alone
-        self.sole = sole_kinds(layout, self.indices, self.plain)
         h, w = space_of.shape
         self.inner = {i: self._inner_mask(i, w, h) for i in self.indices}
         self.middle_and_rim = {i: _middle_and_rim(m, self.s) for i, (_, m) in self.inner.items()}
@@ -165,12 +134,7 @@ class AppearanceStep:
                                      for k in layout.held_kinds(layout.spaces[i])) else 10 ** 6 for i in self.indices}
         self.reference = model.reference
         self.ref_lab = Foreground.lab_of(model.reference)
-        # the board's own colours, weighed against the kinds' without their blurred rims (vision/blurred_kinds.py)
-        ids = {sp.id: k for k, sp in enumerate(layout.spaces)}
-        unrimmed = board_prototypes(entries, model.placed, self.ref_lab, space_of, ids)
-        self.ref_kind = board_kinds(self.ref_lab, *kind_table(unrimmed))
-        g = max(1, int(round(BLOB_GROW_MM * self.s)))
-        self.blob_kernel = np.ones((2 * g + 1, 2 * g + 1), np.uint8)
+        self.kinds = PlainKinds(layout, model, space_of, self.indices, self.capacity)  # scarabs (vision/plain_kinds.py)
         self.markers = np.zeros((h, w), np.uint8)  # the corner markers' print (and a margin): never bare board
         for corners in layout.marker_corners_mm().values():
             c = np.asarray(corners, np.float64)
@@ -180,8 +144,6 @@ class AppearanceStep:
         self.markers = self.markers > 0
         # how blurred a frame is, on the markers: the faces are matched as blurred (vision/frame_blur.py)
         self.blur = (blur or BlurMeter(model.reference, self.markers)) if self.book else None
-        tallest = max((layout.pieces[p.kind].height for p in self.plain), default=0.0)
-        self.grow = LEAN_PER_HEIGHT * tallest + GROW_MM  # a plain piece's blob reaches this far out of its space
 
     def __bool__(self) -> bool:
         return bool(self.indices)
@@ -189,7 +151,7 @@ class AppearanceStep:
     @property
     def ready(self) -> bool:
         """Whether the table model knows these pieces' looks (enrolled): else nothing is read."""
-        return bool(self.book) or self.lut is not None
+        return bool(self.book) or (self.kinds is not None and self.kinds.lut is not None)
 
     def _inner_mask(self, i: int, w: int, h: int) -> tuple[tuple[int, int, int, int], np.ndarray]:
         sp = self.layout.spaces[i]
@@ -270,8 +232,8 @@ class AppearanceStep:
         tiled.difference_update(again)
         blobs = np.zeros((h, w), np.int16)
         oversized: dict[int, np.ndarray] = {}
-        if self.lut is not None and rect is not None:
-            self._plain(rect, maps.noise, cam, counts, explained, tiled, blobs, oversized)
+        if self.kinds is not None and self.kinds.lut is not None and rect is not None:
+            self.kinds.read(rect, maps.noise, cam, counts, explained, tiled, blobs, oversized)
         unsure.difference_update(i for i in again if i in counts)
         for i in indices:
             if i not in counts and i not in unsure:
@@ -338,7 +300,7 @@ class AppearanceStep:
         light that way -- a hand beside a space must not get its light measured away."""
         sp = self.layout.spaces[i]
         (ix0, iy0, ix1, iy1), inner = self.inner[i]
-        x0, y0, x1, y1 = _box(sp, self.grow, self.s, rect.shape)
+        x0, y0, x1, y1 = box_of(sp, self.kinds.grow, self.s, rect.shape)
         ring = np.ones((y1 - y0, x1 - x0), bool)
         ring[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] &= ~inner
         if explained[y0:y1, x0:x1][ring].mean() < TILES_AROUND:
@@ -349,168 +311,12 @@ class AppearanceStep:
         part = differs[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0]
         return float(part[inner].mean()) if inner.any() else 0.0
 
-    def _plain(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
-               explained: np.ndarray, skip: set[int], blob_map: np.ndarray,
-               oversized: dict[int, np.ndarray] | None = None) -> None:
-        """Plain kinds by colour, space by space (``local_kinds``: the light measured around the
-        space): blobs of each kind's colour whose foot lies on the space, counted by the kind's
-        enrolled apparent area."""
-        ex = explained > 0
-        self._singles: list[float] = []
-        self._heaps: dict[int, tuple[int, list[tuple[float, tuple[float, float], int]]]] = {}
-        self._plain_spaces(rect, noise, cam, counts, explained, ex, skip, blob_map, oversized)
-        self._lines(counts)
-
-    def _lines(self, counts: dict[int, SpaceCount]) -> None:
-        """Heaps that are lines of touching pieces hold at least as many as their length says
-        (``vision.piece_lines``: one piece's length from the single pieces this frame shows)."""
-        piece = one_piece_mm(self._singles)
-        if piece is None:
-            return
-        for i, (j, blobs) in self._heaps.items():
-            n = min(in_lines(blobs, piece, ONE_SCARAB_MAX), self.capacity[i])
-            if n > counts[i].pieces[self.plain[j]]:
-                counts[i] = SpaceCount(Counter({self.plain[j]: n}), counts[i].confidence)
-
-    def _plain_spaces(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
-                      explained: np.ndarray, ex: np.ndarray, skip: set[int], blob_map: np.ndarray,
-                      oversized: dict[int, np.ndarray] | None) -> None:
-        for i in self.indices:
-            if i in skip:
-                continue
-            sp = self.layout.spaces[i]
-            held = set(self.layout.held_kinds(sp))
-            js = [j for j, p in enumerate(self.plain) if p.kind in held]
-            if not js:
-                continue
-            box = _box(sp, self.grow, self.s, rect.shape)
-            if i in self.sole:
-                blobs = self._sole(rect, noise, cam, ex, i, box)
-                if blobs:
-                    self._count(i, self.sole[i], blobs, box, counts, explained, blob_map, oversized)
-                continue
-            kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind)
-            present = self._blobs_by_kind(i, js, kind_of, box, cam)
-            if not present:
-                # a piece whose colour blur spread over several kinds' (vision/blurred_kinds.py)
-                mixed = mixed_piece(kind_of, _open(np.isin(kind_of, js)), js,
-                                    lambda k, c: self._piece_area(i, k, c, box, cam),
-                                    MIXED_PRESENT, ONE_SCARAB_MAX, CORE_SHARE) if self.capacity[i] == 1 else None
-                if mixed is not None:
-                    self._count(i, mixed[0], [(mixed[1], mixed[2])], box, counts, explained, blob_map, oversized)
-                elif self.capacity[i] == 1:  # a pale piece on a pale board: brighter than it, of one kind's colour
-                    kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind,
-                                          brighter=True)
-                    pale = self._blobs_by_kind(i, js, kind_of, box, cam, ONE_SCARAB_MAX)
-                    if len(pale) == 1:
-                        (j, blobs), = pale.items()
-                        self._count(i, j, blobs, box, counts, explained, blob_map, oversized)
-                continue
-            # the kind is the one whose biggest blob is most like a piece (a blurred yellow scarab
-            # has pale edges; scattered pale specks do not add up to a white one) ...
-            j = max(present, key=lambda k: max(v for v, _ in present[k]))
-            if len(present) > 1:  # ... unless another kind holds the middle of the pieces seen there
-                j = core_kind(kind_of, present, j, PRESENT, CORE_SHARE)
-            self._count(i, j, present[j], box, counts, explained, blob_map, oversized)
-
-    def _blobs_by_kind(self, i: int, js: Sequence[int], kind_of: np.ndarray, box: tuple[int, int, int, int],
-                       cam: np.ndarray | None, largest: float = np.inf) -> dict[int, list[tuple[float, np.ndarray]]]:
-        """Per kind ``js`` with a piece on space ``i`` (a blob of at least ``PRESENT`` of its apparent area):
-        its blobs there bigger than a speck and no bigger than ``largest`` pieces, as (share of one piece, mask)."""
-        found: dict[int, list[tuple[float, np.ndarray]]] = {}
-        for j in js:
-            m = _open(kind_of == j).astype(np.uint8)
-            if not m.any():
-                continue
-            n, lbl, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
-            blobs: list[tuple[float, np.ndarray]] = []
-            for b in range(1, n):
-                app = self._piece_area(i, j, cents[b], box, cam)
-                a = stats[b, cv2.CC_STAT_AREA]
-                if app is not None and SPECK * app <= a <= largest * app:
-                    blobs.append((a / app, lbl == b))
-            if blobs and max(v for v, _ in blobs) >= PRESENT:
-                found[j] = blobs
-        return found
-
-    def _piece_area(self, i: int, j: int, centre_px: np.ndarray, box: tuple[int, int, int, int],
-                    cam: np.ndarray | None) -> float | None:
-        """Plain kind ``j``'s apparent area in pixels (as much of its colour as enrolment saw) for a
-        blob centred at ``centre_px`` (pixels of ``box``); None when the blob's foot (its height's
-        parallax taken off) is not on space ``i``."""
-        spec = self.layout.pieces[self.plain[j].kind]
-        cx, cy = (centre_px + np.asarray(box[:2])) / self.s
-        par = parallax(np.array([[cx, cy]]), cam, spec.height)[0]
-        if self._space(cx - par[0] / 2, cy - par[1] / 2) != i:
-            return None
-        return self.scale[j] * apparent_area(spec.area, float(np.linalg.norm(par))) * self.s ** 2
-
-    def _sole(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, ex: np.ndarray, i: int,
-              box: tuple[int, int, int, int]) -> list[tuple[float, np.ndarray]]:
-        """The blobs on a space that can hold one plain kind only (``vision.sole_kind``): whatever
-        differs from the empty board there, of the kind's size, is the kind, whatever its colour.
-        When none is big enough to be one (``PRESENT``): the kind's body (a disc of its width) if the
-        space's middle is shaded (``sole_kind.shaded_body``) and no other piece's explained blob reaches
-        into that disc; else empty."""
-        differs, lab = local_difference(rect, self.reference, self.ref_lab, box, noise, ex)
-        spec = self.layout.pieces[self.plain[self.sole[i]].kind]
-        blobs = sole_blobs(_open(differs), box, self.s, cam, spec.height, spec.area, spec.min_width,
-                           lambda x, y: self._space(x, y) == i, SPECK)
-        if any(v >= PRESENT for v, _ in blobs):
-            return blobs
-        # none big enough: a body shaded where the print under it is flat (its colour's own dot)
-        x0, y0, x1, y1 = box
-        return shaded_body(lab, self.ref_lab[y0:y1, x0:x1], ex[y0:y1, x0:x1], box, self.s,
-                           self.layout.spaces[i].centre, spec.min_width, noise)
-
-    def _count(self, i: int, j: int, blobs: list[tuple[float, np.ndarray]], box: tuple[int, int, int, int],
-               counts: dict[int, SpaceCount], explained: np.ndarray, blob_map: np.ndarray,
-               oversized: dict[int, np.ndarray] | None = None) -> None:
-        """The pieces of plain kind ``j`` its blobs on space ``i`` show; the piece-sized blobs explained; blobs
-        too big for the one piece the space holds, reaching in from beyond it, in ``oversized`` (space -> board px)."""
-        x0, y0, x1, y1 = box
-        v = sum(bv for bv, _ in blobs)
-        # pieces apart on a space are separate blobs: each blob is at least one of them (a heap in
-        # one blob shows a little less than its pieces' sum, as the whole)
-        seen = [(bv, blob, max(1, int(round(HEAP_SHARE * bv if bv > ONE_SCARAB_MAX else bv))))
-                for bv, blob in blobs if bv >= PRESENT]
-        n_pieces = min(max(1, int(round(HEAP_SHARE * v)), sum(n for _, _, n in seen)), self.capacity[i])
-        counts[i] = SpaceCount(Counter({self.plain[j]: n_pieces}), round(min(1.0, v / n_pieces), 3))
-        if self.capacity[i] == 1 and n_pieces == 1 and len(blobs) == 1 and PRESENT <= v <= ONE_SCARAB_MAX:
-            self._singles.append(extent_mm(blobs[0][1], self.s)[0])  # what one piece measures in this frame
-        elif self.capacity[i] > 1 and i not in self.sole:
-            self._heaps[i] = (j, [(bv, extent_mm(blob, self.s), n) for bv, blob, n in seen])
-        # a scarab-sized blob is explained for the hand test; a bigger one is not (skin can take
-        # a scarab's colour: a hand read as a scarab must still be seen as a hand), but for a heap
-        # on a space that holds several or only the one kind (a difference blob: the piece and its
-        # shadow), wholly inside the space's reach (a hand comes from beyond)
-        for bv, blob in blobs:
-            heap = (self.capacity[i] > 1 or i in self.sole) and not _touches_border(blob)
-            if PRESENT <= bv and (bv <= ONE_SCARAB_MAX or heap):
-                grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
-                explained[y0:y1, x0:x1] |= grown
-                blob_map[y0:y1, x0:x1][grown > 0] = i + 1
-            elif oversized is not None and bv > ONE_SCARAB_MAX and self.capacity[i] == 1 and i not in self.sole \
-                    and _touches_border(blob):
-                if i not in oversized:
-                    oversized[i] = np.zeros(explained.shape, bool)
-                oversized[i][y0:y1, x0:x1] |= blob
-
-    def _space(self, x: float, y: float) -> int:
-        xi, yi = int(round(x * self.s)), int(round(y * self.s))
-        h, w = self.space_of.shape
-        return int(self.space_of[yi, xi]) if 0 <= xi < w and 0 <= yi < h else -1
-
 
 def _middle_and_rim(inner: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:
     """A space's inner part (bool) split: its middle (``MIDDLE_MM`` or more from its edge) and its rim
     (within ``RIM_MM``)."""
     d = cv2.distanceTransform(np.pad(inner, 1).astype(np.uint8), cv2.DIST_L2, 3)[1:-1, 1:-1] / s
     return inner & (d >= MIDDLE_MM), inner & (d < RIM_MM)
-
-
-def _touches_border(mask: np.ndarray) -> bool:
-    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
 
 def _grow(outline: np.ndarray, mm: float) -> np.ndarray:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
-from vision.appearance import GROW_MM, LEAN_PER_HEIGHT, SPECK, _box, _open
+from vision.plain_kinds import GROW_MM, LEAN_PER_HEIGHT, SPECK, box_of, opened
 from vision.local_light import board_kinds, kind_lut, kind_table, local_difference, local_kinds
 from vision.enrolment import KMEANS_SEED, PROTOS_PER_COLOUR, apparent_area
 from vision.faces import token
@@ -47,9 +47,9 @@ def learn_kind_colours(layout: Layout, pixels: Mapping[Piece, np.ndarray], rect:
             if not spec.neutral or spec.printed:
                 continue
             sp = layout.space(sid)
-            box = _box(sp, LEAN_PER_HEIGHT * spec.height + GROW_MM, px_per_mm, reference.shape)
+            box = box_of(sp, LEAN_PER_HEIGHT * spec.height + GROW_MM, px_per_mm, reference.shape)
             fg, lab = local_difference(rect, reference, ref_lab0, box, noise)
-            n, lbl, stats, _ = cv2.connectedComponentsWithStats(_open(fg).astype(np.uint8), connectivity=8)
+            n, lbl, stats, _ = cv2.connectedComponentsWithStats(opened(fg).astype(np.uint8), connectivity=8)
             if n <= 1:
                 continue
             own = np.zeros(fg.shape, np.uint8)
@@ -86,9 +86,9 @@ def learn_kind_colours(layout: Layout, pixels: Mapping[Piece, np.ndarray], rect:
             continue
         spec = layout.pieces[piece.kind]
         sp = layout.space(sid)
-        box = _box(sp, LEAN_PER_HEIGHT * spec.height + GROW_MM, px_per_mm, reference.shape)
+        box = box_of(sp, LEAN_PER_HEIGHT * spec.height + GROW_MM, px_per_mm, reference.shape)
         kind_of = local_kinds(rect, reference, ref_lab, box, lut, noise, ref_kind=ref_kind)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(_open(kind_of == toks.index(t)).astype(np.uint8), connectivity=8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(opened(kind_of == toks.index(t)).astype(np.uint8), connectivity=8)
         area = (stats[1:, cv2.CC_STAT_AREA].max() if n > 1 else 0) / px_per_mm ** 2  # the piece: its biggest blob
         app = apparent_area(spec.area, float(np.linalg.norm(parallax(np.asarray([sp.centre], float), cam, spec.height)[0])))
         if area >= SPECK * app:

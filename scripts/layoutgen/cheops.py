@@ -50,8 +50,9 @@ def layout(board: Mapping[str, Any]) -> dict[str, Any]:
         column = f"column-{colour}"
         # the column's marker: a scarab of its own colour, set there at setup and never moved (rules C18)
         spaces.append(dict(circle_space(f"dot-{colour}", "dot", x, DOT_Y, DOT_R, region=column), holds=[f"treasure-{colour}"]))
-        spaces.append(polygon_space(f"price-{colour}", "price", rect(x - TABLE_W / 2, TABLE_Y0, x + TABLE_W / 2, TABLE_Y1),
-                                    region=column))
+        # the price table: only its colour's sold scarabs go there (rules, "Sell")
+        spaces.append(dict(polygon_space(f"price-{colour}", "price", rect(x - TABLE_W / 2, TABLE_Y0, x + TABLE_W / 2, TABLE_Y1),
+                                         region=column), holds=[f"treasure-{colour}"]))
         spaces.append(polygon_space(f"price-{colour}-law", "price-law", rect(x - TABLE_W / 2, LAW_Y0, x + TABLE_W / 2, LAW_Y1),
                                     region=column))
     spaces.append(polygon_space("market-price", "market", rect(*MARKET)))
@@ -80,7 +81,8 @@ def layout(board: Mapping[str, Any]) -> dict[str, Any]:
                "Pyramid spaces r<row>c<column>, row 1 the apex; dot-<colour>, price-<colour> (the price table's scarabs), "
                "price-<colour>-law (a law under the table): the space ids of the engine's visible_board. "
                "market-price is drawn and placed but the engine reads nothing there.",
-               "Each dot-<colour> holds only treasure-<colour> (space holds): the column's marker, set at setup.",
+               "Each dot-<colour> holds only treasure-<colour> (space holds): the column's marker, set at setup; "
+               "each price-<colour> only the treasure-<colour> sold there.",
                MARKER_NOTE])
     # the pyramid's stones and the columns' fields are printed slate grey (invented, as the rest):
     # a white scarab on a white field would show only by its shaded sides, a hand on sand hardly

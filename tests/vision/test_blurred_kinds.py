@@ -67,7 +67,7 @@ def _disc(img: np.ndarray, centre, radius: float, bgr, sectors=None) -> None:
 def _read(step: AppearanceStep, rect: np.ndarray, sid: str, cheops) -> dict:
     counts: dict = {}
     h, w = rect.shape[:2]
-    step._plain(rect, 1.0, None, counts, np.zeros((h, w), np.uint8), set(), np.zeros((h, w), np.int16))
+    step.kinds.read(rect, 1.0, None, counts, np.zeros((h, w), np.uint8), set(), np.zeros((h, w), np.int16))
     i = [k for k, sp in enumerate(cheops.spaces) if sp.id == sid][0]
     return {p.kind: n for p, n in counts[i].pieces.items()} if i in counts else {}
 
@@ -82,7 +82,7 @@ def test_a_rim_prototype_is_no_colour_of_the_board(cheops):
     assert np.array_equal(without_rims(np.stack([dark, rim]), _lab(UPPER)), dark[None])
     step = _step(cheops, reference, {"treasure-green": [dark, rim]}, {"r4c4": "treasure-green"})
     i = [k for k, sp in enumerate(cheops.spaces) if sp.id == "r10c5"][0]
-    assert (step.ref_kind[step.space_of == i] < 0).all()  # the lower grey is not "green": green is evidence there
+    assert (step.kinds.ref_kind[step.space_of == i] < 0).all()  # the lower grey is not "green": green is evidence there
     rect = reference.copy()
     _disc(rect, low, 9, GREEN)
     assert _read(step, rect, "r10c5", cheops) == {"treasure-green": 1}

@@ -9,7 +9,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.appearance import CORE_SHARE, PRESENT, AppearanceRead
+from vision.appearance import AppearanceRead
+from vision.plain_kinds import CORE_SHARE, PRESENT
 from vision.blurred_kinds import core_kind
 from vision.local_light import board_kinds, kind_lut, local_kinds
 from vision.hand_evidence import masked

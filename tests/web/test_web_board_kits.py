@@ -110,6 +110,7 @@ def test_cheops_capture_changes_what_the_photo_shows(tmp_path):
     assert board["treasure_colours"][1] == {"id": "purple", "zh": "紫"}
     parsed = layout_from_json(layout)
     assert {"dot-purple", "price-purple", "price-purple-law"} <= set(parsed.space_ids)
+    assert parsed.held_kinds(parsed.space("price-purple")) == ("treasure-purple",)
     assert parsed.space("r11c6").kind == "eye" and parsed.space("r6c3").kind == "pyramid"
     shipped = load_layout("cheops")
     assert parsed.space("r1c1").centre[0] == pytest.approx(shipped.space("r1c1").centre[0] + 7.5)

@@ -180,8 +180,9 @@ class CheopsBoardKit(BoardKit):
                 template, kind = COLUMN_ITEMS[key.split(":")[0]]
                 space = add_placed(spaces, it, resolve_id(template, {}, groups[key.split(":")[-1]]), kind)
                 colour = str(groups[key.split(":")[-1]].get("id", "")).strip()
-                if kind == "dot" and colour and space is not None:
-                    space["holds"] = [f"treasure-{colour}"]  # the column's marker: its own colour only
+                if kind in ("dot", "price") and colour and space is not None:
+                    # the column's marker, and the scarabs sold onto its price table: its own colour only
+                    space["holds"] = [f"treasure-{colour}"]
             else:
                 raise InvalidRecord(f"unknown item {key!r}", where="capture.items")
         pieces: dict[str, Any] = {f"family-{f}": dict(TILE) for f in FACES}
