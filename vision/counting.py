@@ -25,8 +25,9 @@ from vision.blobs import components
 from scorer.core.types import Piece
 from vision.enrolment import PieceSize, TableModel, apparent_area
 from vision.geometry import parallax
+from vision.limited_pieces import Placements
 from vision.piece_peaks import PeakCounter
-from vision.piece_sets import Kind, allocate, best, options
+from vision.piece_sets import Kind, allocate_keys, best, options
 
 SPECK = 0.35  # of the smallest piece: less is noise or a fringe
 BLOB = 0.5  # of the smallest piece: a blob this big is at least one piece
@@ -73,6 +74,7 @@ class Counter_:
         smallest = min(sz.area_mm2 for sz in model.sizes.values())
         self.speck = SPECK * smallest
         self.blob = BLOB * smallest
+        self.placed = Placements()  # the last count's explanations (a partial one's merged with those it kept)
 
     def _space(self, x: float, y: float) -> int:
         xi, yi = int(round(x * self.s)), int(round(y * self.s))
@@ -80,11 +82,13 @@ class Counter_:
         return int(self.space_of[yi, xi]) if 0 <= xi < w and 0 <= yi < h else -1
 
     def count(self, labels: np.ndarray, hand: np.ndarray, cam: np.ndarray | None, occluded: frozenset[int],
-              mass: "MassMeter | None" = None, elsewhere: Mapping[Piece, int] | None = None
-              ) -> tuple[dict[int, SpaceCount], list[tuple[str, float, float]]]:
+              mass: "MassMeter | None" = None, elsewhere: Mapping[Piece, int] | None = None,
+              kept: Placements | None = None) -> tuple[dict[int, SpaceCount], list[tuple[str, float, float]]]:
         """Pieces per space index, and pieces lying off every space (owner, x, y in mm).
         ``elsewhere``: pieces of limited kinds standing on spaces not read now (a partial read):
-        they use up their owners' limits."""
+        they use up their owners' limits. ``kept``: instead, the last count's explanations (``placed``)
+        of the spaces not read now (``occluded``): they compete for the owners' limited kinds as in a
+        full read (``vision.limited_pieces``), and those whose pieces change are counted too."""
         neutral_i = self.owners.index("neutral") if "neutral" in self.owners else None
         labels = absorb_fragments(labels, len(self.owners), FRAGMENT * self.blob * 2 * self.s ** 2, neutral_i)
         labels = one_colour_per_piece(labels, neutral_i, ONE_PIECE * self.blob * 2 * self.s ** 2)
@@ -126,8 +130,8 @@ class Counter_:
                     if owner != "neutral" and a > centre_of.get(sp, (0.0, 0.0, 0.0))[2]:
                         centre_of[sp] = (float(cents[j][0]), float(cents[j][1]), a)  # the biggest piece's blob (px)
         neutral = self.owners.index("neutral") if "neutral" in self.owners else None
-        result = self._explain_all(area, blobs, labels, hand, cam, occluded, neutral, elsewhere)
-        has_player_piece = set(result)
+        result, placed = self._explain_all(area, blobs, labels, hand, cam, occluded, neutral, elsewhere, kept)
+        has_player_piece = set(result) - occluded
         if neutral is not None:
             dark_dirs = self._dark_directions(labels == neutral, centre_of, has_player_piece)
             for (sp, oi), a in sorted(area.items()):
@@ -142,6 +146,8 @@ class Counter_:
                         entry = result.setdefault(sp, SpaceCount(Counter(), 1.0))
                         entry.pieces[p] += n
                         break
+        placed.counts.update((sp, c) for sp, c in result.items() if sp not in occluded)
+        self.placed = placed if kept is None else kept.merged(placed, occluded)
         return result, off
 
     def _dark_directions(self, dark: np.ndarray, centre_of: dict[int, tuple[float, float, float]],
@@ -169,10 +175,12 @@ class Counter_:
 
     def _explain_all(self, area: Mapping[tuple[int, int], float], blobs: Mapping[tuple[int, int], int], labels: np.ndarray,
                      hand: np.ndarray, cam: np.ndarray | None, occluded: frozenset[int], neutral: int | None,
-                     elsewhere: Mapping[Piece, int] | None) -> dict[int, SpaceCount]:
+                     elsewhere: Mapping[Piece, int] | None, kept: Placements | None
+                     ) -> tuple[dict[int, SpaceCount], Placements]:
         """The player pieces explaining each (space, owner)'s area (``piece_sets``). The pieces
         of other owners on a space hide sides in a heap too: a first estimate, each colour alone,
-        says how many stand there; then each owner's few pieces of a limited kind are placed."""
+        says how many stand there; then each owner's few pieces of a limited kind are placed
+        (with ``kept``, on the kept spaces too: those changed are in the result)."""
         kinds_on = {(sp, oi): self._kinds_on(self.owners[oi], sp, cam) for (sp, oi), a in area.items()
                     if oi != neutral and sp not in occluded and a >= self.speck and self.kinds[self.owners[oi]]}
         cores = self._cores(labels, hand, cam, {oi for _, oi in kinds_on}) if self.peaks is not None else None
@@ -182,6 +190,8 @@ class Counter_:
         for (sp, _), opt in alone.items():
             pieces_on[sp] += sum(opt.pieces.values()) if opt else 0
         result: dict[int, SpaceCount] = {}
+        placed = Placements()
+        changed: dict[int, dict[int, tuple[int, ...]]] = {}  # kept space -> owner -> its new explanation's key
         for oi, owner in enumerate(self.owners):
             per_space = {}
             for (sp, o), kinds in sorted(kinds_on.items()):
@@ -190,13 +200,28 @@ class Counter_:
                     opts = options(kinds, area[(sp, o)], max(1, blobs[(sp, o)]), pieces_on[sp] - mine, hint((sp, o)))
                     if opts:
                         per_space[sp] = opts
-            budgets = [self.limits[p.kind] - (elsewhere or {}).get(p, 0) for p, _ in self.kinds[owner] if p.kind in self.limits]
-            for sp, chosen in sorted(allocate(per_space, budgets).items()):
+            limited = [p for p, _ in self.kinds[owner] if p.kind in self.limits]
+            if kept is not None and limited:  # the kept spaces compete for the limited kinds, in space order
+                offered = kept.offered(oi, occluded)
+                keys = allocate_keys(dict(sorted({**offered, **per_space}.items())), [self.limits[p.kind] for p in limited])
+                for sp in kept.moved(oi, keys, occluded):
+                    changed.setdefault(sp, {})[oi] = keys[sp]
+                keys = {sp: k for sp, k in keys.items() if sp not in offered}
+            else:
+                keys = allocate_keys(per_space, [self.limits[p.kind] - (elsewhere or {}).get(p, 0) for p in limited])
+            placed.options[oi], placed.chosen[oi] = per_space, keys
+            for sp, key in sorted(keys.items()):
+                chosen = per_space[sp][key]
                 if chosen.pieces:
                     entry = result.setdefault(sp, SpaceCount(Counter(), 1.0))
                     entry.pieces.update(chosen.pieces)
                     result[sp] = SpaceCount(entry.pieces, min(entry.confidence, chosen.confidence))
-        return result
+        for sp, owners in changed.items():  # a kept space read again: its owners' new explanations
+            assert kept is not None
+            result[sp] = placed.counts[sp] = kept.recounted(sp, owners, SpaceCount)
+            for oi, key in owners.items():
+                placed.chosen[oi][sp] = key
+        return result, placed
 
     def _cores(self, labels: np.ndarray, hand: np.ndarray, cam: np.ndarray | None, owners: set[int]
                ) -> dict[tuple[int, int], int]:

@@ -117,6 +117,12 @@ def heap_area(counts: Sequence[int], kinds: Sequence[Kind], others: int = 0) -> 
 def allocate(per_space: Mapping[int, Mapping[tuple[int, ...], Option]], budgets: Sequence[int]) -> dict[int, Option]:
     """Each space's explanation, the limited kinds (``budgets``: how many of each are left for
     these spaces) going one by one to where they lower the cost most."""
+    return {sp: per_space[sp][key] for sp, key in allocate_keys(per_space, budgets).items()}
+
+
+def allocate_keys(per_space: Mapping[int, Mapping[tuple[int, ...], Option]], budgets: Sequence[int]
+                  ) -> dict[int, tuple[int, ...]]:
+    """``allocate``'s choice as each space's key (its counts of the limited kinds)."""
     choice: dict[int, tuple[int, ...]] = {}
     used = [0] * len(budgets)
     for sp, opts in per_space.items():
@@ -141,4 +147,4 @@ def allocate(per_space: Mapping[int, Mapping[tuple[int, ...], Option]], budgets:
         _, sp, nxt, j = best
         choice[sp] = nxt
         used[j] += 1
-    return {sp: per_space[sp][key] for sp, key in choice.items()}
+    return choice

@@ -32,7 +32,8 @@ from vision.enrolment_margins import table_raises
 from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, LightNormaliser, grow_pieces
 from vision.frame_blur import BlurMeter
 from vision.hand_evidence import masked as masked_for_hands
-from vision.layout import Layout, SpaceShape
+from vision.layout import Layout
+from vision.limited_pieces import Placements
 from vision.hand_network import HandNetwork, committed_hand_network
 from vision.occlusion import Occlusion, OcclusionFinder
 from vision.registration import Registrar, Registration
@@ -40,6 +41,7 @@ from vision.second_look import adopt, missed_spaces
 from vision.table_registration import TableRegistration
 from vision.space_classifier import ClassifierError, SpaceClassifier, committed_classifier
 from vision.space_crops import bare_spaces, crops_by_kind, evidence_map, reference_crops
+from vision.space_masks import heap_zones, space_map, space_masks
 from vision.structure import PrintWatcher
 
 log = logging.getLogger(__name__)
@@ -48,8 +50,6 @@ PARTIAL_REACH_MM = 30.0  # spaces this close to a change are read again (a leani
 PARTIAL_MARGIN_MM = 25.0  # the crop around them: whole pieces, with their fringe
 PARTIAL_MAX_SHARE = 0.35  # of the board: a bigger crop is read as a full read
 PARTIAL_HAND_SHARE = 0.5  # unexplained evidence of this many pieces' area in the crop: read everything
-SPACE_MARGIN_MM = 8.0  # a piece this far outside its space's outline still belongs to it
-LEAN_PER_HEIGHT = 0.8  # a piece's top shows up to this share of its height away from its foot (oblique views)
 
 
 def board_grid_mm(w: int, h: int, px_per_mm: float) -> np.ndarray:
@@ -84,10 +84,10 @@ class TableReader:
         self.fg = Foreground(model.reference, self.s)
         self.colours = ColourClassifier(model)
         self.print_watcher = PrintWatcher(self.fg.ref[..., 0].astype(np.float32))
-        self.space_masks = self._space_masks(w, h)
-        self.space_of = self._space_map(w, h)
+        self.space_masks = space_masks(layout, self.s, w, h)
+        self.space_of = space_map(layout, self.s, w, h)
         biggest = max(sz.area_mm2 for sz in model.sizes.values())
-        self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, self._heap_zones(w, h),
+        self.occlusion = OcclusionFinder(self.space_masks, (w, h), self.s, biggest, heap_zones(layout, self.s, w, h),
                                          list(layout.marker_corners_mm().values()), self.fg.ref)
         # how blurred a frame is, on the corner markers (the marker print the hand test leaves out, as the
         # faces' blur is measured on): asked by the faces and by the hand test of a frame it finds a hand in
@@ -123,6 +123,7 @@ class TableReader:
         # the hand test's hand vetoed by the learned outline (vision.hand_network.vetoed); None: all of it kept
         self.hand_network = committed_hand_network() if hand_network == "committed" else hand_network
         self._explained: np.ndarray | None = None  # what the pieces read by look explained in the last read
+        self._placements: Placements | None = None  # the last read's count's explanations (when counted: Ming's princes)
         # the learned step: a CNN per space kind reads each visible space instead of counting
         # colour blobs (registration, light, hands stay as they are). "committed": the model in
         # vision/models (colour counting, with a warning, when it cannot be used); None: counting
@@ -159,44 +160,6 @@ class TableReader:
         self.registration.reset()  # as a new reader
         self.change.reset()
         self._last = None
-
-    # ------------------------------------------------------------------ set-up
-    def _heap_zones(self, w: int, h: int) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
-        """Where a heap of pieces on a space that holds heaps can show: the space grown by how far
-        its tallest held piece leans in an oblique view (for the hand test)."""
-        out = []
-        for sp in self.layout.spaces:
-            if self.layout.heap_kinds(sp):
-                tallest = max(self.layout.pieces[k].height for k in self.layout.held_kinds(sp))
-                out.append(self._grown_mask(sp, LEAN_PER_HEIGHT * tallest + 4.0, w, h))
-        return out
-
-    def _space_masks(self, w: int, h: int) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
-        return [self._grown_mask(sp, 4.0, w, h) for sp in self.layout.spaces]
-
-    def _grown_mask(self, sp: SpaceShape, grow_mm: float, w: int, h: int) -> tuple[tuple[int, int, int, int], np.ndarray]:
-        """A space's outline grown by ``grow_mm``, as (bbox, mask) in board pixels."""
-        g = int(round(grow_mm * self.s))
-        poly = np.asarray(sp.polygon) * self.s
-        x0, y0 = np.floor(poly.min(axis=0)).astype(int) - g
-        x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + g + 1
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(m, [np.round((poly - [x0, y0])).astype(np.int32)], 1)
-        m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
-        return (x0, y0, x1, y1), m
-
-    def _space_map(self, w: int, h: int) -> np.ndarray:
-        lab = np.full((h, w), -1, np.int16)
-        dist = np.full((h, w), np.inf, np.float32)
-        for i, sp in enumerate(self.layout.spaces):
-            m = np.ones((h, w), np.uint8)
-            cv2.fillPoly(m, [np.round(np.asarray(sp.polygon) * self.s).astype(np.int32)], 0)
-            d = cv2.distanceTransform(m, cv2.DIST_L2, 3) / self.s
-            better = (d <= SPACE_MARGIN_MM) & (d < dist)
-            lab[better] = i
-            dist[better] = d[better]
-        return lab
 
     # ------------------------------------------------------------------ per frame
     def _read_part(self, frame: np.ndarray, reg: Registration, thumb: np.ndarray, at: float, t0: float,
@@ -238,8 +201,9 @@ class TableReader:
             missed = missed_spaces(counts, self._single, raw, self.space_masks, self._players, (x0, y0))
             if missed:
                 counts = adopt(counts, self._count_part(raw, maps, roi, redo, reg, frame.shape), missed, self._holds)
-        else:
+        else:  # (with the kept spaces whose owner's prince the count placed elsewhere: vision.limited_pieces)
             counts = self._count_part(raw, maps, roi, redo, reg, frame.shape)
+            redo = np.union1d(redo, np.fromiter(counts, int, len(counts)))
         return self._with_faces_part(frame, redo, counts, corrected, raw, (int(x0), int(y0)), reg, thumb, at, t0, t_reg)
 
     def _count_part(self, raw: np.ndarray, maps: ForegroundMaps, roi: tuple[int, int, int, int], redo: np.ndarray,
@@ -261,7 +225,9 @@ class TableReader:
             for piece, n in self._last.spaces[i].pieces:
                 kept[piece] += n
         counts, _ = self.counter.count(labels, np.zeros((h, w), bool), cam, others,
-                                       MassMeter(lab, self.fg.ref, labels, self._owner_colours), kept)
+                                       MassMeter(lab, self.fg.ref, labels, self._owner_colours), kept, self._placements)
+        if self._placements is not None:  # a counting reader's: kept for the next partial read
+            self._placements = self.counter.placed
         return counts
 
     def _read_part_by_look(self, rect: np.ndarray, corrected: np.ndarray, maps: ForegroundMaps, roi: tuple[int, int, int, int],
@@ -487,6 +453,7 @@ class TableReader:
                 counts = adopt(counts, self._count_whole(labels, maps, occ, reg, frame.shape)[0], missed, self._holds)
         else:
             counts, off = self._count_whole(labels, maps, occ, reg, frame.shape)
+        self._placements = self.counter.placed if labels is not None and self.classifier is None else None
         if seen is not None:
             counts = {**counts, **seen.counts}
         face_unsure: set[int] = set()
