@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.piece_lines import extent_mm, in_line
 
-SINGLES_LOOKED_AT = 9  # single pieces whose body is measured (each costs a look at its box: ~0.3 ms)
+SINGLES_LOOKED_AT = 5  # single pieces whose body is measured (each costs a look at its box: ~0.5 ms)
 MIN_SINGLES = 3  # single bodies the frame must show to say what one measures (as ``vision.piece_lines``)
 MIN_WIDTH = 0.5  # of one body's length: a narrower blob is print, not a piece (photoreal Cheops: a table's ruled lines)
 

@@ -101,9 +101,34 @@ class PlainKinds:
                        explained: np.ndarray, ex: np.ndarray, skip: set[int], blob_map: np.ndarray) -> None:
         """Spaces for several pieces of one kind (``heaps_of_one``) counted again by their bodies' length
         (``vision.heap_bodies``), one body's length measured on single pieces read on spaces for one."""
-        todo = [i for i in self.heaps_of_one if i not in skip]
-        if not todo:
+        seen = {}
+        for i in self.heaps_of_one:
+            if i not in skip:
+                box = box_of(self.layout.spaces[i], self.grow, self.s, rect.shape)
+                blobs = self._bodies(rect, noise, cam, ex, i, box, self.heaps_of_one[i])
+                if any(v >= PRESENT for v, _ in blobs):  # else no body: the colour's count stands
+                    seen[i] = (box, blobs)
+        body = self._one_body(rect, noise, cam, counts, ex) if seen else None
+        if body is None:
             return
+        for i, (box, blobs) in seen.items():
+            j = self.heaps_of_one[i]
+            n = heap_count(blobs, body, PRESENT, ONE_SCARAB_MAX, self.s)
+            if n is None:
+                continue
+            old = counts.get(i)
+            counts[i] = SpaceCount(Counter({self.plain[j]: min(n, self.capacity[i])}), 1.0 if old is None else old.confidence)
+            x0, y0, x1, y1 = box
+            for v, blob in blobs:
+                if v >= PRESENT and extent_mm(blob, self.s)[1] >= MIN_WIDTH * body:
+                    grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
+                    explained[y0:y1, x0:x1] |= grown
+                    blob_map[y0:y1, x0:x1][grown > 0] = i + 1
+
+    def _one_body(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
+                  ex: np.ndarray) -> float | None:
+        """What one piece's body measures in this frame (``heap_bodies.one_body_mm``), on up to
+        ``SINGLES_LOOKED_AT`` single pieces read on spaces for one; None when too few show one."""
         lengths: list[float] = []
         for i, c in counts.items():
             if len(lengths) >= SINGLES_LOOKED_AT:
@@ -117,24 +142,7 @@ class PlainKinds:
                                        PRESENT, ONE_SCARAB_MAX, self.s)
                 if length is not None:
                     lengths.append(length)
-        body = one_body_mm(lengths)
-        if body is None:
-            return
-        for i in todo:
-            j = self.heaps_of_one[i]
-            box = box_of(self.layout.spaces[i], self.grow, self.s, rect.shape)
-            blobs = self._bodies(rect, noise, cam, ex, i, box, j)
-            n = heap_count(blobs, body, PRESENT, ONE_SCARAB_MAX, self.s)
-            if n is None:
-                continue
-            old = counts.get(i)
-            counts[i] = SpaceCount(Counter({self.plain[j]: min(n, self.capacity[i])}), 1.0 if old is None else old.confidence)
-            x0, y0, x1, y1 = box
-            for v, blob in blobs:
-                if v >= PRESENT and extent_mm(blob, self.s)[1] >= MIN_WIDTH * body:
-                    grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
-                    explained[y0:y1, x0:x1] |= grown
-                    blob_map[y0:y1, x0:x1][grown > 0] = i + 1
+        return one_body_mm(lengths)
 
     def _bodies(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, ex: np.ndarray, i: int,
                 box: tuple[int, int, int, int], j: int) -> list[tuple[float, np.ndarray]]:
@@ -230,6 +238,10 @@ class PlainKinds:
         spec = self.layout.pieces[self.plain[js[0]].kind]
         if any(self.layout.pieces[self.plain[j].kind].area != spec.area for j in js):
             return None  # kinds of different sizes: the body's size does not say a piece
+        # too little of any kind's colour in the whole box for a body to hold enough of it (no parallax: the least
+        # apparent area): the body is not looked for (an empty space, most of those that come here)
+        if max(int((kind_of == j).sum()) - SPECK * self.scale[j] * spec.area * self.s ** 2 for j in js) < 0:
+            return None
         blobs = [(v, m) for v, m in self._bodies(rect, noise, cam, ex, i, box, js[0]) if v >= PRESENT]
         if len(blobs) != 1 or blobs[0][0] > ONE_SCARAB_MAX or touches_border(blobs[0][1]):
             return None
