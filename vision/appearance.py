@@ -46,7 +46,9 @@ from vision.hand_colour import lab_distance, skin_colour
 from vision.layout import Layout
 from vision.local_light import local_difference
 from vision.pale_arm import pale_arm
-from vision.plain_kinds import PlainKinds, box_of
+from vision.heap_bodies import touches_border
+from vision.plain_kinds import PlainKinds, box_of, opened
+from vision.sole_kind import fill_holes
 
 MAYBE_COVERED = 0.4  # ... this much: perhaps a tile (a scarab covers up to ~0.6): its face is matched
 LIKE_A_FACE, LIKE_COVERED = 0.5, 0.6  # a face matched this well on a space this covered is a tile, not a scarab
@@ -66,6 +68,8 @@ ONE_PIECE_SHARE = 0.5  # a held kind covering this share of a space: the space h
 MARKER_GROW_MM = 10.0  # the corner markers' print and this much around it is never bare board (as vision.occlusion)
 UNREAD_TILE_MM = 6.0  # a tile left unread (which, not sure) shows this much beyond its outline: its rim, shadow, blur
 EXPLAIN_MARGIN_MM = 2.5  # a matched tile explains its outline grown by this much (its rim, blur, walls)
+SOLE_TILE = (0.6, 1.6)  # of a tile's footprint: a body this big on a space for that tile only is the tile
+SOLE_TILE_REACH_MM = 12.0  # ... looked for this far round the space (a tile overhangs its box, shifted, turned)
 
 
 def read_by_appearance(layout: Layout, space) -> bool:
@@ -215,6 +219,12 @@ class AppearanceStep:
             spec = self.layout.pieces[printed[0].kind]
             centre = top_centre_mm(spec, sp.centre, cam)
             book, m = match_either(books, corrected, centre, printed)
+            if m.piece is None and len(held) == 1 and rect is not None:  # the one kind the space holds (a law box)
+                body = self._sole_tile(i, rect, maps.noise, explained)
+                if body is not None:
+                    tiled.add(i)
+                    counts[i] = SpaceCount(Counter({printed[0]: 1}), 1.0)
+                    continue
             if m.piece is None:
                 if covered >= COVERED or (m.score >= LIKE_A_FACE and covered >= LIKE_COVERED):  # a tile: which, not sure
                     unsure.add(i)
@@ -245,6 +255,31 @@ class AppearanceStep:
             for mask in oversized.values():
                 skin |= mask
         return AppearanceRead(counts, unsure, explained > 0, arm, blobs, skin, unread_tiles > 0)
+
+    def _sole_tile(self, i: int, rect: np.ndarray, noise: float, explained: np.ndarray) -> np.ndarray | None:
+        """On a space that holds one printed kind only (a Cheops price table's law box: rules, laws 4-7), a
+        body that differs from the empty board (in the light measured round it, holes filled), of that tile's
+        size (``SOLE_TILE``) and inside the box looked at, is that tile whatever its face shows: a law's back
+        blurred or lit off its enrolled look matched no face and was read as nothing (photoreal Cheops tuning
+        sets: 57 laws). Its pixels are then explained (set in ``explained``, uint8), and returned; None when
+        there is no such body (a hand reaches in from beyond: its body touches the box's edge)."""
+        sp = self.layout.spaces[i]
+        spec = self.layout.pieces[self.layout.held_kinds(sp)[0]]
+        box = box_of(sp, SOLE_TILE_REACH_MM, self.s, rect.shape)
+        differs, _ = local_difference(rect, self.reference, self.ref_lab, box, noise, explained > 0)
+        n, lbl, stats, cents = cv2.connectedComponentsWithStats(fill_holes(opened(differs)), connectivity=8)
+        if n < 2:
+            return None
+        b = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        share = stats[b, cv2.CC_STAT_AREA] / (spec.area * self.s ** 2)
+        body = lbl == b
+        cx, cy = cents[b] + box[:2]
+        if not SOLE_TILE[0] <= share <= SOLE_TILE[1] or touches_border(body) or \
+                self.space_of[int(round(cy)), int(round(cx))] != i:
+            return None
+        x0, y0, x1, y1 = box
+        explained[y0:y1, x0:x1][body] = 1
+        return body
 
     def _tile(self, i: int, book: FaceBook, m: FaceMatch, corrected: np.ndarray, centre: tuple[float, float],
               explained: np.ndarray, counts: dict[int, SpaceCount]) -> None:

@@ -11,6 +11,8 @@ says too little.
 * Scarabs in a line on a price table (``vision.heap_bodies``), counted by their bodies' length over
   what one single scarab's body measures in the same frame; the photoreal frame of that is in
   test_piece_lines.py.
+* A law on a price table's law box, a space for a law only: a body of a tile's size there is the law
+  (``AppearanceStep._sole_tile``); one frame of the seed 10 tuning set (``photoreal-cheops10-t00``).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+import vision.appearance as appearance
 import vision.plain_kinds as plain_kinds
 from kept_frames_testkit import read_kept_frame
+from scorer.core.types import Piece
 from vision.heap_bodies import heap_count, one_body_mm, single_length
 from vision.sole_kind import body_kind
 
@@ -90,3 +94,19 @@ def test_a_heap_the_bodies_cannot_say_is_left_to_the_colour():
     assert heap_count([(4.0, pile)], 20.0, 0.45, 1.7, 1.0) is None
     assert heap_count([], 20.0, 0.45, 1.7, 1.0) is None  # no body at all (a white scarab on white paper)
     assert heap_count([(0.2, _disc_line(1))], 20.0, 0.45, 1.7, 1.0) is None  # a speck
+
+
+LAW_SET = Path(__file__).with_name("photoreal-cheops10-t00")
+LAW = Piece("neutral", "law")
+
+
+def test_a_law_on_a_law_box_is_read_by_its_body_when_its_face_says_nothing(monkeypatch):
+    """A price table's law box holds a law only (rules, laws 4-7): a body of a tile's size there is the law
+    (``AppearanceStep._sole_tile``), however its back shows. Without that the law was read as nothing."""
+    got, truth = read_kept_frame(LAW_SET, "cheops", "table")
+    boxes = [s for s in got if s.endswith("-law")]
+    assert truth.content("price-blue-law") == {LAW: 1}
+    assert {s: dict(got[s].pieces) for s in boxes} == {s: dict(truth.content(s)) for s in boxes}
+    monkeypatch.setattr(appearance.AppearanceStep, "_sole_tile", lambda *a, **k: None)
+    got, _ = read_kept_frame(LAW_SET, "cheops", "table")
+    assert dict(got["price-blue-law"].pieces) == {}
