@@ -7,13 +7,16 @@ pieces are one "owner" there. A game whose pieces are all neutral and differ by 
 six colours) is read here instead, space by space, from what enrolment learned of each kind:
 
 1. a space that may hold printed kinds: its face is matched (``FaceBook.match``); a sure match is
-   the piece, and the tile's outline is *explained* (the hand test does not see it);
-2. plain kinds (a colour each, ``vision.kind_colours.learn_kind_colours`` from the enrolment photo): with the light
-   measured around the space itself (``local_difference``: a board covered with tiles bends the
-   reader's smooth light field), pixels that differ from the empty board and have a kind's colour,
-   grouped in blobs, each blob given to the space under its foot (parallax of its height taken
-   off), counted by the kind's apparent area as enrolment measured it; a space that can hold one
-   plain kind only (a Cheops dot: its colour's marker) by size alone (``vision.sole_kind``);
+   the piece, and the tile's outline is *explained* (the hand test does not see it); on a space for
+   one printed kind only (a law box), a body of that tile's size is the tile whatever its face shows;
+2. plain kinds (a colour each, ``vision.kind_colours.learn_kind_colours`` from the enrolment photo),
+   read by ``vision.plain_kinds``: with the light measured around the space itself
+   (``local_difference``: a board covered with tiles bends the reader's smooth light field), pixels
+   that differ from the empty board and have a kind's colour, grouped in blobs, each blob given to
+   the space under its foot (parallax of its height taken off), counted by the kind's apparent area
+   as enrolment measured it; a space that can hold one plain kind only (a Cheops dot: its colour's
+   marker) by size alone (``vision.sole_kind``); where the colour says too little, by the pieces'
+   bodies (``vision.heap_bodies``, ``sole_kind.body_kind``);
 3. a space mostly covered by something no face matches sure is *not sure*: left unread (the
    caller reports it occluded) rather than guessed; a space with neither is empty. A model that
    was not enrolled (no faces, no colours) reads none of these spaces.
