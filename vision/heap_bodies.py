@@ -21,7 +21,6 @@ import numpy as np
 from vision.piece_lines import extent_mm, in_line
 
 SINGLES_LOOKED_AT = 5  # single pieces whose body is measured (each costs a look at its box: ~0.5 ms)
-MIN_SINGLES = 3  # single bodies the frame must show to say what one measures (as ``vision.piece_lines``)
 MIN_WIDTH = 0.5  # of one body's length: a narrower blob is print, not a piece (photoreal Cheops: a table's ruled lines)
 
 
@@ -40,11 +39,6 @@ def single_length(blobs: list[tuple[float, np.ndarray]], present: float, one_max
         return None
     return extent_mm(pieces[0][1], px_per_mm)[0]
 
-
-def one_body_mm(lengths: list[float]) -> float | None:
-    """What one piece's body measures in this frame: the median of the single bodies' lengths; None
-    with fewer than ``MIN_SINGLES``."""
-    return float(np.median(lengths)) if len(lengths) >= MIN_SINGLES else None
 
 
 def heap_count(blobs: list[tuple[float, np.ndarray]], body_mm: float, present: float, one_max: float,

@@ -22,7 +22,7 @@ from vision.counting import SpaceCount
 from vision.enrolment import TableModel, apparent_area
 from vision.foreground import Foreground
 from vision.geometry import parallax
-from vision.heap_bodies import MIN_WIDTH, SINGLES_LOOKED_AT, heap_count, one_body_mm, single_length, touches_border
+from vision.heap_bodies import MIN_WIDTH, SINGLES_LOOKED_AT, heap_count, single_length, touches_border
 from vision.layout import Layout
 from vision.local_light import board_kinds, kind_lut, kind_table, local_difference, local_kinds
 from vision.piece_lines import extent_mm, in_lines, one_piece_mm
@@ -118,17 +118,14 @@ class PlainKinds:
                 continue
             old = counts.get(i)
             counts[i] = SpaceCount(Counter({self.plain[j]: min(n, self.capacity[i])}), 1.0 if old is None else old.confidence)
-            x0, y0, x1, y1 = box
             for v, blob in blobs:
                 if v >= PRESENT and extent_mm(blob, self.s)[1] >= MIN_WIDTH * body:
-                    grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
-                    explained[y0:y1, x0:x1] |= grown
-                    blob_map[y0:y1, x0:x1][grown > 0] = i + 1
+                    self._explain(i, box, blob, explained, blob_map)
 
     def _one_body(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
                   ex: np.ndarray) -> float | None:
-        """What one piece's body measures in this frame (``heap_bodies.one_body_mm``), on up to
-        ``SINGLES_LOOKED_AT`` single pieces read on spaces for one; None when too few show one."""
+        """What one piece's body measures in this frame: the median length (``piece_lines.one_piece_mm``) of
+        the bodies of up to ``SINGLES_LOOKED_AT`` single pieces read on spaces for one; None when too few show one."""
         lengths: list[float] = []
         for i, c in counts.items():
             if len(lengths) >= SINGLES_LOOKED_AT:
@@ -142,7 +139,7 @@ class PlainKinds:
                                        PRESENT, ONE_SCARAB_MAX, self.s)
                 if length is not None:
                     lengths.append(length)
-        return one_body_mm(lengths)
+        return one_piece_mm(lengths)
 
     def _bodies(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, ex: np.ndarray, i: int,
                 box: tuple[int, int, int, int], j: int) -> list[tuple[float, np.ndarray]]:
@@ -305,14 +302,21 @@ class PlainKinds:
         for bv, blob in blobs:
             heap = (self.capacity[i] > 1 or i in self.sole) and not touches_border(blob)
             if PRESENT <= bv and (bv <= ONE_SCARAB_MAX or heap):
-                grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
-                explained[y0:y1, x0:x1] |= grown
-                blob_map[y0:y1, x0:x1][grown > 0] = i + 1
+                self._explain(i, box, blob, explained, blob_map)
             elif oversized is not None and bv > ONE_SCARAB_MAX and self.capacity[i] == 1 and i not in self.sole \
                     and touches_border(blob):
                 if i not in oversized:
                     oversized[i] = np.zeros(explained.shape, bool)
                 oversized[i][y0:y1, x0:x1] |= blob
+
+    def _explain(self, i: int, box: tuple[int, int, int, int], blob: np.ndarray, explained: np.ndarray,
+                 blob_map: np.ndarray) -> None:
+        """A piece's blob (bool, in ``box``) on space ``i`` explained, with its blurred rim: not evidence of a
+        hand, and marked as that space's in ``blob_map``."""
+        x0, y0, x1, y1 = box
+        grown = cv2.dilate(blob.astype(np.uint8), self.blob_kernel)
+        explained[y0:y1, x0:x1] |= grown
+        blob_map[y0:y1, x0:x1][grown > 0] = i + 1
 
     def _space(self, x: float, y: float) -> int:
         xi, yi = int(round(x * self.s)), int(round(y * self.s))

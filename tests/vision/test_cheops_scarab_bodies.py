@@ -25,7 +25,8 @@ import vision.appearance as appearance
 import vision.plain_kinds as plain_kinds
 from kept_frames_testkit import read_kept_frame
 from scorer.core.types import Piece
-from vision.heap_bodies import heap_count, one_body_mm, single_length
+from vision.heap_bodies import heap_count, single_length
+from vision.piece_lines import one_piece_mm
 from vision.sole_kind import body_kind
 
 SET = Path(__file__).with_name("photoreal-cheops1-t02")
@@ -78,8 +79,8 @@ def _disc_line(n: int, d: int = 20, width: int = 20) -> np.ndarray:
 def test_a_heap_in_a_line_is_counted_by_its_bodies_length():
     one = _disc_line(1)
     assert single_length([(1.0, one)], 0.45, 1.7, 1.0) == 20.0
-    assert one_body_mm([20.0, 21.0]) is None  # too few singles to say what one measures
-    assert one_body_mm([20.0, 21.0, 19.0]) == 20.0
+    assert one_piece_mm([20.0, 21.0]) is None  # too few singles to say what one measures
+    assert one_piece_mm([20.0, 21.0, 19.0]) == 20.0
     for n in (1, 2, 3, 4):
         assert heap_count([(1.0 * n, _disc_line(n))], 20.0, 0.45, 1.7, 1.0) == n
     thin = _disc_line(3, width=6)  # a ruled line of the table's print

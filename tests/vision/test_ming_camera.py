@@ -16,20 +16,18 @@ import cv2
 import numpy as np
 import pytest
 
+from ming_table_testkit import CAMERA, enrolled_ming
 from scorer.core.types import Board, Piece
 from tableref.cli import main
-from vision.enrolment import enrolment_plan, model_from_photos
+from vision.enrolment import enrolment_plan
 from vision.layout import load_layout
 from vision.piece_sets import Kind, allocate, options
 from vision.registration import RegistrationStatus
-from vision.render import Conditions, Hand, render
+from vision.render import Hand, render
 from vision.render_set import enrol_board, render_set
 from vision.scenes import game_position, random_board, showable
 from vision.table_reader import TableReader
 
-CAMERA = Conditions(size=(1280, 720), fov_deg=62.0, fill=0.9, tilt_deg=12.0, tilt_azimuth_deg=30.0, roll_deg=2.0,
-                    brightness=0.95, white_balance=(1.05, 1.0, 0.93), gradient=0.15, blur_sigma=0.6, noise_sigma=1.5,
-                    jpeg_quality=90, seed=11)
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +37,7 @@ def ming():
 
 @pytest.fixture(scope="module")
 def table(ming):
-    plan = enrolment_plan(ming)
-    empty = render(ming, Board(), CAMERA).image
-    pieces = render(ming, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}), dataclasses.replace(CAMERA, seed=12)).image
-    return model_from_photos(ming, empty, pieces, plan)
+    return enrolled_ming(ming)
 
 
 def _pieces(det) -> dict[str, dict[Piece, int]]:

@@ -10,8 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import vision.heap_bodies as heap_bodies
 import vision.piece_lines as piece_lines
+import vision.plain_kinds as plain_kinds
 from kept_frames_testkit import read_kept_frame
 from vision.piece_lines import extent_mm, in_line, one_piece_mm
 
@@ -54,8 +54,7 @@ def test_columns_of_touching_scarabs_in_a_photoreal_frame_are_counted():
 
 
 def test_by_their_area_alone_they_are_one_short(monkeypatch):
-    monkeypatch.setattr(piece_lines, "MIN_SINGLES", 10 ** 6)
-    monkeypatch.setattr(heap_bodies, "MIN_SINGLES", 10 ** 6)  # nor by their bodies' length
+    monkeypatch.setattr(piece_lines, "MIN_SINGLES", 10 ** 6)  # nor by their bodies' length (the same measure)
     got, truth = read_kept_frame(SET, "cheops", "table")
     short = [s for s in COLUMNS if sum(n for _, n in got[s].pieces) < sum(truth.content(s).values())]
     assert len(short) >= 3  # all four when written
@@ -64,6 +63,6 @@ def test_by_their_area_alone_they_are_one_short(monkeypatch):
 def test_by_their_bodies_length_alone_they_are_counted(monkeypatch):
     """``vision.heap_bodies``: the same columns counted by their bodies' length, the colour's lines left out
     (the yellow column's body reaches the edge of the box looked at: its colour's count stands, one short)."""
-    monkeypatch.setattr(piece_lines, "MIN_SINGLES", 10 ** 6)
+    monkeypatch.setattr(plain_kinds.PlainKinds, "_lines", lambda self, counts: None)
     got, truth = read_kept_frame(SET, "cheops", "table")
     assert [s for s in COLUMNS if dict(got[s].pieces) != dict(truth.content(s))] == ["price-yellow"]
