@@ -7,6 +7,7 @@ a hand when there is much of it.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -28,11 +29,15 @@ GREY_CHROMA = 20.0  # Lab |a|+|b| off grey: a player colour below this has too l
 AMBIGUOUS_RATIO = 1.3  # second-nearest colour within this factor of the nearest: ambiguous  # ... or this many times its own pixels' spread
 
 
+@functools.cache
 def lut_cells() -> np.ndarray:
-    """The centre of every quantised Lab lookup cell (``Q`` levels each way), one row of L, a, b per cell."""
+    """The centre of every quantised Lab lookup cell (``Q`` levels each way), one row of L, a, b per cell.
+    Made once (3 MB; each colour table of a reader's set-up asked for it anew) and read-only."""
     n = 256 // Q
     g = (np.arange(n, dtype=np.float32) + 0.5) * Q
-    return np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+    cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+    cells.flags.writeable = False
+    return cells
 
 
 def lab_norm(d: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ piece of each type alone on a planned space; ``learn_faces`` cuts each printed p
 out of that photo, rectified to board mm and light-corrected against the empty board, and keeps
 it in the table model (``TableModel.faces``). When reading, ``FaceBook.match`` compares a space's
 rectified crop with the faces of the kinds the space may hold, in each of the four turns a piece
-may lie in, by normalised cross-correlation (OpenCV's ``TM_CCOEFF_NORMED`` over a small search
+may lie in, by normalised cross-correlation (OpenCV's ``TM_CCOEFF_NORMED``, all at once: ``vision.face_correlation``; over a small search
 window, so a piece a few mm off centre is still found), and says which kind lies there, or that
 it is not sure (best match weak, or a second kind nearly as good): a caller then leaves the space
 unread rather than guess. Whether a piece lies there at all (and counting) is the reader's job.
@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from scorer.core.types import Piece
+from vision.face_correlation import TemplateStack, ccoeff_normed
 from vision.geometry import parallax
 from vision.layout import Layout, PieceSpec
 
@@ -140,7 +141,7 @@ def learn_faces(layout: Layout, corrected: np.ndarray, reference: np.ndarray, pl
 
 def _chromaticity(img: np.ndarray) -> np.ndarray:
     """The mean colour with its brightness divided out (b, g, r shares)."""
-    mean = np.asarray(img, np.float32).reshape(-1, 3).mean(axis=0) + 1.0
+    mean = np.asarray(cv2.mean(img)[:3], np.float32) + 1.0  # cv2.mean: ~6x faster than numpy's on a face
     return mean / mean.sum()
 
 
@@ -155,6 +156,7 @@ class FaceBook:
         self.chroma: dict[Piece, np.ndarray] = {}
         self._faces: dict[Piece, np.ndarray] = {}  # as enrolled (for ``blurred``)
         self._blurred: dict[float, FaceBook] = {}
+        self._stacks: dict[tuple[Piece, ...], list[tuple[list[tuple[Piece, int]], TemplateStack]]] = {}
         for tok, face in faces.items():
             piece = from_token(tok)
             if piece.kind not in layout.pieces:
@@ -176,7 +178,7 @@ class FaceBook:
         key = round(float(sigma), 2)
         if key not in self._blurred:
             book = copy.copy(self)
-            book.turned, book.chroma, book._blurred = {}, {}, {}
+            book.turned, book.chroma, book._blurred, book._stacks = {}, {}, {}, {}
             total = float(np.hypot(SMOOTH_SIGMA, key))
             for piece, face in self._faces.items():
                 book._add(piece, cv2.GaussianBlur(face, (0, 0), total))
@@ -200,18 +202,13 @@ class FaceBook:
         r = int(round(search_mm * self.s))
         best: dict[Piece, tuple[float, int, tuple[float, float]]] = {}
         cx, cy = centre_mm[0] * self.s - origin_px[0], centre_mm[1] * self.s - origin_px[1]
-        windows: dict[tuple[int, int], np.ndarray | None] = {}
-        for piece in known:
-            for k, tmpl in self.turned[piece]:
-                th, tw = tmpl.shape[:2]
-                key = (tw, th)
-                if key not in windows:
-                    win = _crop(corrected, cx, cy, tw + 2 * r, th + 2 * r)
-                    windows[key] = None if win is None else cv2.GaussianBlur(win, (0, 0), SMOOTH_SIGMA)
-                win = windows[key]
-                if win is None:
-                    continue
-                res = cv2.matchTemplate(win, tmpl, cv2.TM_CCOEFF_NORMED)
+        for entries, stack in self._stacked(tuple(known)):
+            th, tw = stack.shape[:2]
+            win = _crop(corrected, cx, cy, tw + 2 * r, th + 2 * r)
+            if win is None:
+                continue
+            win = cv2.GaussianBlur(win, (0, 0), SMOOTH_SIGMA)
+            for (piece, k), res in zip(entries, ccoeff_normed(win, stack)):
                 _, v, _, loc = cv2.minMaxLoc(res)
                 if piece in best and v <= best[piece][0]:
                     continue
@@ -221,6 +218,7 @@ class FaceBook:
                 v = float(v) - COLOUR_WEIGHT * min(1.0, d / COLOUR_SCALE)
                 if piece not in best or v > best[piece][0]:
                     best[piece] = (v, k, ((loc[0] - r) / self.s, (loc[1] - r) / self.s))
+        best = {p: best[p] for p in known if p in best}  # ties ranked in the candidates' order
         if not best:
             return FaceMatch(None, -1.0, -1.0, 0, (0.0, 0.0))
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
@@ -228,6 +226,18 @@ class FaceBook:
         second = ranked[1][1][0] if len(ranked) > 1 else -1.0
         sure = score >= MIN_SCORE and score - second >= MIN_MARGIN
         return FaceMatch(top if sure else None, score, second, turn, off, top)
+
+    def _stacked(self, known: tuple[Piece, ...]) -> list[tuple[list[tuple[Piece, int]], TemplateStack]]:
+        """``known``'s faces in every turn, grouped by size for ``ccoeff_normed``: (piece, turn) of each
+        template, and the stack. Built once per candidate list."""
+        if known not in self._stacks:
+            groups: dict[tuple[int, ...], list[tuple[Piece, int, np.ndarray]]] = {}
+            for piece in known:
+                for k, tmpl in self.turned[piece]:
+                    groups.setdefault(tmpl.shape, []).append((piece, k, tmpl))
+            self._stacks[known] = [([(p, k) for p, k, _ in g], TemplateStack.of([t for _, _, t in g]))
+                                   for g in groups.values()]
+        return self._stacks[known]
 
     def find(self, corrected: np.ndarray, box_px: tuple[int, int, int, int], candidates: Sequence[Piece], count: int,
              origin_px: tuple[int, int] = (0, 0)) -> list[FaceMatch]:

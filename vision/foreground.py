@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import components
-from vision.order_stats import sorted_median, whole_median
+from vision.order_stats import column_medians, whole_median
 
 BLOCK = 8  # px of the rectified board per light-field cell
 FIELD_MEDIAN = 7  # cells: pieces and hands do not bend the light field
@@ -63,7 +63,7 @@ class LightNormaliser:
     def correct(self, rect: np.ndarray) -> np.ndarray:
         small = cv2.resize(rect, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
         ratio = small / self.ref_small
-        wb = _column_medians(ratio.reshape(-1, 3))
+        wb = column_medians(ratio.reshape(-1, 3))
         balanced = ratio / wb  # (once: it was divided three times over)
         lum = balanced.mean(axis=2)
         lum8 = np.clip(lum * 100, 0, 255).astype(np.uint8)
@@ -228,11 +228,6 @@ class Foreground:
         grown = chroma > max(MIN_WEAK_CHROMA, GROW_SIGMAS * noise)
         seeds = (chroma > piece_t) | dark
         return ForegroundMaps(None, chroma, grown | dark, strict, seeds, dark, weak, weak_chroma, noise, lab8)
-
-
-def _column_medians(values: np.ndarray) -> np.ndarray:
-    """``np.median(values, axis=0)`` of a float32 (n, k) array, the same values (``vision.order_stats``)."""
-    return np.array([sorted_median(np.sort(c)) for c in values.T], values.dtype)
 
 
 def _outside8(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

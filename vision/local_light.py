@@ -11,8 +11,9 @@ from typing import Sequence
 
 import numpy as np
 
-from vision.colour_classes import Q, colour_distance, lab_norm, lut_cells
+from vision.colour_classes import DARK_HUE_MIN, L_WEIGHT, Q, colour_distance, lab_norm, lut_cells
 from vision.foreground import Foreground
+from vision.order_stats import column_medians
 
 LIMIT_MIN, LIMIT_SPREAD = 24.0, 2.0  # a pixel is of a kind within max(24, 2 x its spread) of its colours (copies of a
                                    # piece differ in colour more than the one enrolled shows on a clean photo)
@@ -33,12 +34,12 @@ def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarra
     r = rect[y0:y1, x0:x1]
     ratio = (r.astype(np.float32) + 1.0) / (reference[y0:y1, x0:x1].astype(np.float32) + 1.0)
     use = np.ones(r.shape[:2], bool) if ignore is None else ~ignore[y0:y1, x0:x1]
-    vals = ratio[use] if use.sum() > 16 else ratio.reshape(-1, 3)
-    lum = vals.mean(axis=1)
+    vals = ratio.reshape(-1, 3)[use.ravel()] if use.sum() > 16 else ratio.reshape(-1, 3)
+    lum = (vals[:, 0] + vals[:, 1] + vals[:, 2]) / np.float32(3)  # = vals.mean(axis=1), ~15x faster
     hist, edges = np.histogram(lum, bins=np.arange(0.0, max(0.1, float(lum.max())) + 0.04, 0.03))
     mode = float(edges[int(np.argmax(hist))] + 0.015)
     near = np.abs(lum - mode) < 0.06 * max(mode, 0.05)
-    gain = np.median(vals[near], axis=0) if near.sum() > 8 else np.median(vals, axis=0)
+    gain = column_medians(vals[near] if near.sum() > 8 else vals)
     corr = np.clip(r.astype(np.float32) / gain[None, None, :], 0, 255).astype(np.uint8)
     lab = Foreground.lab_of(corr)
     differs = lab_norm(lab - ref_lab[y0:y1, x0:x1]) > max(FG_MIN, FG_NOISE * noise)
@@ -47,20 +48,22 @@ def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarra
 
 def local_kinds(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
                 lut: np.ndarray, noise: float, ignore: np.ndarray | None = None,
-                ref_kind: np.ndarray | None = None, brighter: bool = False) -> np.ndarray:
+                ref_kind: np.ndarray | None = None, brighter: bool = False,
+                difference: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Plain kind index per pixel of a box of the board (-1: board or none), ``local_difference``.
     ``ref_kind`` (``board_kinds``, whole board): where the empty board itself has a kind's colour,
     that colour is no evidence of the kind (a white margin seen a little brighter or duller than
     enrolled is not a white piece: the light measured on the box fits the board's other colours).
-    ``brighter``: a pixel brighter than the board by ``BRIGHTER_MIN``/``_NOISE`` differs too, even of its colour."""
-    fg, lab = local_difference(rect, reference, ref_lab, box, noise, ignore)
+    ``brighter``: a pixel brighter than the board by ``BRIGHTER_MIN``/``_NOISE`` differs too, even of its colour.
+    ``difference``: ``local_difference`` of these arguments, already taken (a second look at the same box)."""
+    fg, lab = difference if difference is not None else local_difference(rect, reference, ref_lab, box, noise, ignore)
     lifted = None
     if brighter:
         x0, y0, x1, y1 = box
         lifted = lab[..., 0] - ref_lab[y0:y1, x0:x1, 0] >= max(BRIGHTER_MIN, BRIGHTER_NOISE * noise)
         if ignore is not None:
             lifted &= ~ignore[y0:y1, x0:x1]
-        fg |= lifted
+        fg = fg | lifted  # (not in place: ``difference`` may be looked at again)
     q = np.clip(lab, 0, 255).astype(np.uint8) // Q
     kind_of = lut[q[..., 0], q[..., 1], q[..., 2]].astype(np.int8)
     kind_of[~fg] = -1
@@ -94,15 +97,32 @@ def kind_table(entries: Sequence[tuple[str, tuple[np.ndarray, float, float]]]) -
 
 
 def kind_lut(protos: np.ndarray, owner_of: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """Quantised Lab -> plain kind index (-1: none within its limit), as vision.colour_classes."""
-    cells = lut_cells()
-    best = np.full(len(cells), np.inf, np.float32)
-    arg = np.zeros(len(cells), np.int32)
+    """Quantised Lab -> plain kind index (-1: none within its limit), as vision.colour_classes. Each colour's
+    distances are taken only over the cells its limit can reach (``_reach``): a cell beyond it is no nearer
+    than 1 to that colour, so the nearest colour within 1, where there is one, is the same (~7x less work)."""
+    n = 256 // Q
+    cells = lut_cells().reshape(n, n, n, 3)
+    best = np.full((n, n, n), np.inf, np.float32)
+    arg = np.zeros((n, n, n), np.int32)
     for j in range(len(protos)):
-        d = colour_distance(cells, protos[j], limits[j])
-        better = d < best
-        best[better] = d[better]
-        arg[better] = j
+        box = _reach(protos[j], float(limits[j]), n)
+        sub = cells[box]
+        d = colour_distance(sub.reshape(-1, 3), protos[j], limits[j]).reshape(sub.shape[:3])
+        b, a = best[box], arg[box]
+        better = d < b
+        b[better] = d[better]
+        a[better] = j
     lut = owner_of[arg].astype(np.int8)
     lut[best > 1.0] = -1
-    return lut.reshape((256 // Q,) * 3)
+    return lut
+
+
+def _reach(proto: np.ndarray, limit: float, n: int) -> tuple[slice, slice, slice]:
+    """The lookup cells (index slices along L, a, b) that can lie within ``limit`` of ``proto`` by
+    ``colour_distance``: lightness weighs ``L_WEIGHT``, hue at least ``DARK_HUE_MIN``; a cell to spare."""
+    out = []
+    for value, reach in zip(proto, (limit / L_WEIGHT, limit / DARK_HUE_MIN, limit / DARK_HUE_MIN)):
+        lo = int(np.floor((float(value) - reach) / Q - 0.5)) - 1
+        hi = int(np.ceil((float(value) + reach) / Q - 0.5)) + 1
+        out.append(slice(max(0, lo), max(0, min(n, hi + 1))))
+    return out[0], out[1], out[2]

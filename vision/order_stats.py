@@ -67,3 +67,18 @@ def whole_median(values: np.ndarray) -> float:
     lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))
     hi = int(np.searchsorted(cum, n // 2 + 1))
     return (float(lo) + float(hi)) / 2.0
+
+
+def column_medians(values: np.ndarray) -> np.ndarray:
+    """``np.median(values, axis=0)`` of a float (n >= 1, k) array without NaNs, the same values: each column
+    partitioned once around its middle (numpy's median along the short axis of a tall array costs ~10x more:
+    a space's box, thousands of pixels by 3 channels)."""
+    n = values.shape[0]
+    if n == 0:
+        raise ValueError("the median of nothing")
+    columns = np.ascontiguousarray(values.T)
+    h = n // 2
+    if n % 2:
+        return np.partition(columns, h, axis=1)[:, h]
+    two = np.partition(columns, (h - 1, h), axis=1)
+    return (two[:, h - 1] + two[:, h]) / values.dtype.type(2)  # numpy's mean of the two, in the array's type

@@ -32,13 +32,13 @@ class PeakCounter:
 
     def count(self, mask: np.ndarray, space_at: Callable[[float, float], int]) -> Counter:
         """Cores per space index in the bool ``mask`` (one owner's pixels)."""
-        ys, xs = np.nonzero(mask)
-        if not len(xs):
+        bx, by, bw, bh = cv2.boundingRect(mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8))
+        if not bw:
             return Counter()
         pad = self.kernel.shape[0]  # only the part of the board with pixels of this owner (a partial read's crop)
         h, w = mask.shape
-        x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
-        x1, y1 = min(w, int(xs.max()) + pad + 1), min(h, int(ys.max()) + pad + 1)
+        x0, y0 = max(0, bx - pad), max(0, by - pad)
+        x1, y1 = min(w, bx + bw + pad), min(h, by + bh + pad)
         m = cv2.morphologyEx(mask[y0:y1, x0:x1].astype(np.uint8), cv2.MORPH_OPEN, self.open)
         if not m.any():
             return Counter()

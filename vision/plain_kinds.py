@@ -178,7 +178,9 @@ class PlainKinds:
                 if blobs:
                     self._count(i, self.sole[i], blobs, box, counts, explained, blob_map, oversized)
                 continue
-            kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind)
+            difference = local_difference(rect, self.reference, self.ref_lab, box, noise, ex)
+            kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind,
+                                  difference=difference)
             present = self._blobs_by_kind(i, js, kind_of, box, cam)
             if not present:
                 # a piece whose colour blur spread over several kinds' (vision/blurred_kinds.py)
@@ -189,7 +191,7 @@ class PlainKinds:
                     self._count(i, mixed[0], [(mixed[1], mixed[2])], box, counts, explained, blob_map, oversized)
                 elif self.capacity[i] == 1:  # a pale piece on a pale board: brighter than it, of one kind's colour
                     kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind,
-                                          brighter=True)
+                                          brighter=True, difference=difference)
                     pale = self._blobs_by_kind(i, js, kind_of, box, cam, ONE_SCARAB_MAX)
                     if len(pale) == 1:
                         (j, blobs), = pale.items()

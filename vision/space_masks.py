@@ -44,14 +44,28 @@ def grown_mask(sp: SpaceShape, grow_mm: float, s: float, w: int, h: int) -> tupl
 
 
 def space_map(layout: Layout, s: float, w: int, h: int) -> np.ndarray:
-    """Each board pixel's space index (int16; -1: none), the nearest within ``SPACE_MARGIN_MM``."""
+    """Each board pixel's space index (int16; -1: none), the nearest within ``SPACE_MARGIN_MM``. Each
+    space's distances are taken in its box grown past that margin only, the same numbers as over the whole
+    board (a pixel's nearest outline pixel is reached without leaving the box round both) at a fraction
+    of the cost (Cheops' 222 spaces: ~1 ms each over the whole board). A pixel as far from two spaces (to
+    1/1000 mm) is the first one's."""
     lab = np.full((h, w), -1, np.int16)
     dist = np.full((h, w), np.inf, np.float32)
+    # the chamfer steps of DIST_L2 with a 3x3 mask are shorter than a pixel (0.955): reach a little further
+    reach = int(np.ceil(SPACE_MARGIN_MM * s / 0.95)) + 2
     for i, sp in enumerate(layout.spaces):
-        m = np.ones((h, w), np.uint8)
-        cv2.fillPoly(m, [np.round(np.asarray(sp.polygon) * s).astype(np.int32)], 0)
-        d = cv2.distanceTransform(m, cv2.DIST_L2, 3) / s
-        better = (d <= SPACE_MARGIN_MM) & (d < dist)
-        lab[better] = i
-        dist[better] = d[better]
+        poly = np.round(np.asarray(sp.polygon) * s).astype(np.int32)
+        x0, y0 = np.maximum(poly.min(axis=0) - reach, 0)
+        x1, y1 = np.minimum(poly.max(axis=0) + reach + 1, (w, h))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        m = np.ones((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(m, [poly - (x0, y0)], 0)
+        # rounded: OpenCV's float distances differ in the last bit between a box and the whole board, and a pixel
+        # as far from two spaces goes to the first of them, not to whichever that bit favours
+        d = np.round(cv2.distanceTransform(m, cv2.DIST_L2, 3) / s, 3)
+        box_lab, box_dist = lab[y0:y1, x0:x1], dist[y0:y1, x0:x1]
+        better = (d <= SPACE_MARGIN_MM) & (d < box_dist)
+        box_lab[better] = i
+        box_dist[better] = d[better]
     return lab

@@ -1,8 +1,9 @@
 """vision/order_stats.py: numpy's medians and percentiles, the same values bit for bit."""
 
 import numpy as np
+import pytest
 
-from vision.order_stats import sorted_median, sorted_percentile, sorted_percentiles, whole_median
+from vision.order_stats import column_medians, sorted_median, sorted_percentile, sorted_percentiles, whole_median
 
 QUARTILES = np.array([25.0, 75.0], np.float32)
 
@@ -59,3 +60,17 @@ def test_whole_median_is_numpys():
         want = float(np.median(v))
         got = whole_median(v)
         assert got == want and type(got) is float
+
+
+def test_column_medians_are_numpys_along_the_first_axis():
+    rng = np.random.default_rng(32)
+    for r in _samples(rng, 600):
+        k = 1 + len(r) % 3
+        n = len(r) // k
+        if n == 0:
+            continue
+        values = r[:n * k].reshape(n, k)
+        assert _same(column_medians(values), np.median(values, axis=0))
+        assert _same(column_medians(values.astype(np.float64)), np.median(values.astype(np.float64), axis=0))
+    with pytest.raises(ValueError):
+        column_medians(np.zeros((0, 3), np.float32))
