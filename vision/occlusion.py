@@ -17,7 +17,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.blobs import clusters, components, dilated, members, stats_components
+from vision.blobs import clusters, components, dilated, dilated_in, members, stats_components
 
 from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
@@ -295,8 +295,11 @@ class OcclusionFinder:
         n, lbl = cv2.connectedComponents(skin.view(np.uint8), connectivity=8)
         taken = np.zeros(n, bool)
         reached = hand
+        x, y, w, h = cv2.boundingRect(skin.view(np.uint8))
+        box = (x, y, x + w, y + h)  # the hand grown only where skin lies
+        skin_in, lbl_in = skin[y:y + h, x:x + w], lbl[y:y + h, x:x + w]
         for _ in range(n - 1):
-            near = np.unique(lbl[(dilated(reached, self.skin_kernel) > 0) & skin])
+            near = np.unique(lbl_in[(dilated_in(reached, self.skin_kernel, box) > 0) & skin_in])
             near = near[(near > 0) & ~taken[near]]
             if not near.size:
                 break

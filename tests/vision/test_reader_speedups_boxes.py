@@ -1,6 +1,7 @@
 """The reader's work done in boxes around scattered pixels, or skipped until asked for, gives what the
-plain computation gave (vision: ``blobs.clusters`` and its users, the print watcher's 8-bit lightness and
-quartiles, ``ForegroundMaps.lab`` made when asked)."""
+plain computation gave (vision: ``blobs.clusters`` and its users, ``blobs.dilated_in`` and the hand's
+skin reached through it, the print watcher's 8-bit lightness and quartiles, ``ForegroundMaps.lab`` made
+when asked)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from test_reader_speedups import _resolve_on_the_whole_board  # the same reference as there
 
-from vision.blobs import clusters
+from vision.blobs import clusters, dilated_in, members
 from vision.colour_classes import resolve_ambiguous
 from vision.foreground import Foreground
 from vision.occlusion import OcclusionFinder
@@ -65,6 +66,50 @@ def test_pieces_near_scattered_lost_print_are_the_whole_board_dilation_there():
         where = _scattered(rng, shape, int(rng.integers(0, 6)))
         whole = cv2.dilate(known, finder.piece_reach) > 0
         assert np.array_equal(finder._near_pieces(known, where) & where, whole & where)
+
+
+def test_a_mask_dilated_in_a_box_is_the_whole_boards_dilation_there():
+    rng = np.random.default_rng(29)
+    for i in range(200):
+        shape = (int(rng.integers(1, 200)), int(rng.integers(1, 200)))
+        m = _scattered(rng, shape, int(rng.integers(0, 6)))
+        r = int(rng.integers(1, 30))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        x0, y0 = int(rng.integers(0, shape[1])), int(rng.integers(0, shape[0]))
+        box = (x0, y0, int(rng.integers(x0, shape[1] + 1)), int(rng.integers(y0, shape[0] + 1)))
+        whole = cv2.dilate(m.astype(np.uint8), kernel)
+        assert np.array_equal(dilated_in(m, kernel, box), whole[box[1]:box[3], box[0]:box[2]])
+
+
+def _skin_reached_on_the_whole_board(finder: OcclusionFinder, skin: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    n, lbl = cv2.connectedComponents(skin.view(np.uint8), connectivity=8)
+    taken = np.zeros(n, bool)
+    reached = hand
+    for _ in range(n - 1):
+        near = np.unique(lbl[(cv2.dilate(reached.astype(np.uint8), finder.skin_kernel) > 0) & skin])
+        near = near[(near > 0) & ~taken[near]]
+        if not near.size:
+            break
+        taken[near] = True
+        reached = hand | members(lbl, np.flatnonzero(taken), n)
+    return members(lbl, np.flatnonzero(taken), n)
+
+
+def test_skin_reached_from_a_hand_is_the_whole_boards():
+    rng = np.random.default_rng(31)
+    shape = (240, 300)
+    finder = OcclusionFinder([], (shape[1], shape[0]), 1.0, 400.0)
+    some = 0
+    for _ in range(30):
+        hand = np.zeros(shape, bool)
+        y, x = (int(v) for v in rng.integers(0, 200, 2))
+        hand[y:y + 40, x:x + int(rng.integers(5, 90))] = True
+        skin = _scattered(rng, shape, int(rng.integers(0, 12)))
+        skin[hand] = False
+        got = finder._skin_reached(skin, hand)
+        assert np.array_equal(got, _skin_reached_on_the_whole_board(finder, skin, hand))
+        some += bool(got.any()) and bool((skin & ~got).any())  # some skin reached, some not
+    assert some >= 5
 
 
 def test_print_watched_on_the_8_bit_lightness_as_on_its_floats():
