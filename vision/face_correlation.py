@@ -52,8 +52,8 @@ def ccoeff_normed(window: np.ndarray, stack: TemplateStack) -> np.ndarray:
     win = np.asarray(window, np.float32)
     oh, ow = win.shape[0] - h + 1, win.shape[1] - w + 1
     # the window's mean taken off: the same numerator (each template sums to 0 per channel), less float rounding
-    level = win.reshape(-1, win.shape[2] if win.ndim == 3 else 1).mean(axis=0)
-    patches = sliding_window_view(win - level.reshape((1,) * (win.ndim - 1) + (-1,)) if win.ndim == 3 else win - level[0], stack.shape, axis=tuple(range(win.ndim))).reshape(oh * ow, -1)
+    level = win.reshape(-1, win.shape[2] if win.ndim == 3 else 1).mean(axis=0)  # per channel; broadcasts either way
+    patches = sliding_window_view(win - level, stack.shape, axis=tuple(range(win.ndim))).reshape(oh * ow, -1)
     # not ``@``: a BLAS may spread a product this size over threads, ~50x slower while the other cores are busy
     num = np.einsum("pk,nk->pn", patches, stack.centred).astype(np.float64)  # (positions, n)
     total, squares = cv2.integral2(win, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)

@@ -7,8 +7,9 @@ piece of each type alone on a planned space; ``learn_faces`` cuts each printed p
 out of that photo, rectified to board mm and light-corrected against the empty board, and keeps
 it in the table model (``TableModel.faces``). When reading, ``FaceBook.match`` compares a space's
 rectified crop with the faces of the kinds the space may hold, in each of the four turns a piece
-may lie in, by normalised cross-correlation (OpenCV's ``TM_CCOEFF_NORMED``, all at once: ``vision.face_correlation``; over a small search
-window, so a piece a few mm off centre is still found), and says which kind lies there, or that
+may lie in, by normalised cross-correlation (OpenCV's ``TM_CCOEFF_NORMED``, every face and turn at
+once: ``vision.face_correlation``) over a small search window, so a piece a few mm off centre is
+still found, and says which kind lies there, or that
 it is not sure (best match weak, or a second kind nearly as good): a caller then leaves the space
 unread rather than guess. Whether a piece lies there at all (and counting) is the reader's job.
 
