@@ -246,7 +246,7 @@ class AppearanceStep:
         blobs = np.zeros((h, w), np.int16)
         oversized: dict[int, np.ndarray] = {}
         if self.kinds is not None and self.kinds.lut is not None and rect is not None:
-            self.kinds.read(rect, maps.noise, cam, counts, explained, tiled, blobs, oversized)
+            self.kinds.read(rect, maps.noise, cam, counts, explained, tiled, blobs, oversized, blur=sigma)
         unsure.difference_update(i for i in again if i in counts)
         for i in indices:
             if i not in counts and i not in unsure:

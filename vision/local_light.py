@@ -49,18 +49,21 @@ def local_difference(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarra
 def local_kinds(rect: np.ndarray, reference: np.ndarray, ref_lab: np.ndarray, box: tuple[int, int, int, int],
                 lut: np.ndarray, noise: float, ignore: np.ndarray | None = None,
                 ref_kind: np.ndarray | None = None, brighter: bool = False,
-                difference: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                difference: tuple[np.ndarray, np.ndarray] | None = None, board_l: np.ndarray | None = None) -> np.ndarray:
     """Plain kind index per pixel of a box of the board (-1: board or none), ``local_difference``.
     ``ref_kind`` (``board_kinds``, whole board): where the empty board itself has a kind's colour,
     that colour is no evidence of the kind (a white margin seen a little brighter or duller than
     enrolled is not a white piece: the light measured on the box fits the board's other colours).
     ``brighter``: a pixel brighter than the board by ``BRIGHTER_MIN``/``_NOISE`` differs too, even of its colour.
-    ``difference``: ``local_difference`` of these arguments, already taken (a second look at the same box)."""
+    ``difference``: ``local_difference`` of these arguments, already taken (a second look at the same box).
+    ``board_l`` (whole board): the lightness ``brighter`` measures against, when not ``ref_lab``'s
+    (``PlainKinds.board_lightness``: a blurred frame)."""
     fg, lab = difference if difference is not None else local_difference(rect, reference, ref_lab, box, noise, ignore)
     lifted = None
     if brighter:
         x0, y0, x1, y1 = box
-        lifted = lab[..., 0] - ref_lab[y0:y1, x0:x1, 0] >= max(BRIGHTER_MIN, BRIGHTER_NOISE * noise)
+        over = ref_lab[y0:y1, x0:x1, 0] if board_l is None else board_l[y0:y1, x0:x1]
+        lifted = lab[..., 0] - over >= max(BRIGHTER_MIN, BRIGHTER_NOISE * noise)
         if ignore is not None:
             lifted &= ~ignore[y0:y1, x0:x1]
         fg = fg | lifted  # (not in place: ``difference`` may be looked at again)

@@ -83,13 +83,17 @@ class PlainKinds:
         self.blob_kernel = np.ones((2 * g + 1, 2 * g + 1), np.uint8)
         tallest = max((layout.pieces[p.kind].height for p in self.plain), default=0.0)
         self.grow = LEAN_PER_HEIGHT * tallest + GROW_MM  # a plain piece's blob reaches this far out of its space
+        self._lightness: dict[float, np.ndarray] = {}  # ``board_lightness`` per blur
+        self._over: np.ndarray | None = None  # this read's (None: the empty board's own)
 
     def read(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
                explained: np.ndarray, skip: set[int], blob_map: np.ndarray,
-               oversized: dict[int, np.ndarray] | None = None) -> None:
+               oversized: dict[int, np.ndarray] | None = None, blur: float = 0.0) -> None:
         """Plain kinds by colour, space by space (``local_kinds``: the light measured around the
         space): blobs of each kind's colour whose foot lies on the space, counted by the kind's
-        enrolled apparent area."""
+        enrolled apparent area. ``blur``: how much more blurred the frame is than the empty board
+        (``frame_blur.BlurMeter``, px)."""
+        self._over = self.board_lightness(blur)
         ex = explained > 0
         self._singles: list[float] = []
         self._heaps: dict[int, tuple[int, list[tuple[float, tuple[float, float], int]]]] = {}
@@ -191,7 +195,7 @@ class PlainKinds:
                     self._count(i, mixed[0], [(mixed[1], mixed[2])], box, counts, explained, blob_map, oversized)
                 elif self.capacity[i] == 1:  # a pale piece on a pale board: brighter than it, of one kind's colour
                     kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind,
-                                          brighter=True, difference=difference)
+                                          brighter=True, difference=difference, board_l=self._over)
                     pale = self._blobs_by_kind(i, js, kind_of, box, cam, ONE_SCARAB_MAX)
                     if len(pale) == 1:
                         (j, blobs), = pale.items()
@@ -207,6 +211,20 @@ class PlainKinds:
             if len(present) > 1:  # ... unless another kind holds the middle of the pieces seen there
                 j = core_kind(kind_of, present, j, PRESENT, CORE_SHARE)
             self._count(i, j, present[j], box, counts, explained, blob_map, oversized)
+
+    def board_lightness(self, blur: float) -> np.ndarray | None:
+        """What a pale piece must be brighter than (``local_kinds``' brighter look) in a frame ``blur`` px more
+        blurred than the empty board: the board's lightness as enrolled or blurred as much, whichever is
+        brighter. Blur spreads the board's dark print lines, paler, over the squares beside them: against the
+        enrolled board alone they were "brighter", and read as pale scarabs (own renders, a far board blurred 4 px:
+        a black scarab on 26 empty pyramid spaces of one frame). None for a frame as sharp as the empty board."""
+        if blur <= 0:
+            return None
+        key = round(float(blur), 2)
+        if key not in self._lightness:
+            blurred = Foreground.lab_of(cv2.GaussianBlur(self.reference, (0, 0), key))[..., 0]
+            self._lightness[key] = np.maximum(self.ref_lab[..., 0], blurred)
+        return self._lightness[key]
 
     def _blobs_by_kind(self, i: int, js: Sequence[int], kind_of: np.ndarray, box: tuple[int, int, int, int],
                        cam: np.ndarray | None, largest: float = np.inf) -> dict[int, list[tuple[float, np.ndarray]]]:
