@@ -61,14 +61,16 @@ class PoseRefiner:
         return cv2.warpPerspective(gray, H @ np.linalg.inv(self.S), self.size,
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
 
-    def refine(self, gray: np.ndarray, H0: np.ndarray) -> tuple[np.ndarray, int] | None:
+    def refine(self, gray: np.ndarray, H0: np.ndarray, whole_shift: bool = True) -> tuple[np.ndarray, int] | None:
         """Refined board mm -> image homography and how many patches agree, or None: first the
-        whole board's shift (a bumped camera moves everything), then patches, twice."""
-        rect = self._prep(cv2.warpPerspective(gray, H0 @ np.linalg.inv(self.S), self.size,
-                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP))
-        (dx, dy), response = cv2.phaseCorrelate(self.template, rect, self.board_window)
-        if response >= MIN_RESPONSE / 2:
-            H0 = H0 @ np.linalg.inv(self.S) @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]]) @ self.S
+        whole board's shift (a bumped camera moves everything; not with ``whole_shift`` False: on a
+        print that repeats, a pyramid's rows, it can lock one repeat off), then patches, twice."""
+        if whole_shift:
+            rect = self._prep(cv2.warpPerspective(gray, H0 @ np.linalg.inv(self.S), self.size,
+                                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP))
+            (dx, dy), response = cv2.phaseCorrelate(self.template, rect, self.board_window)
+            if response >= MIN_RESPONSE / 2:
+                H0 = H0 @ np.linalg.inv(self.S) @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]]) @ self.S
         best = None
         for tolerance in (COARSE_RANSAC_MM, RANSAC_MM):
             got = self._patches(gray, H0, tolerance)
@@ -79,6 +81,12 @@ class PoseRefiner:
             best = got
             H0 = got[0]
         return best
+
+    def best_aligned(self, gray: np.ndarray, candidates: list[np.ndarray]) -> tuple[float, int, np.ndarray]:
+        """Of ``candidates`` (poses), the one that lays the frame's print best (``alignment``): its score,
+        index and pose; of equals, the earlier."""
+        scored = [(self.alignment(gray, H), i, H) for i, H in enumerate(candidates)]
+        return max(scored, key=lambda c: (c[0], -c[1]))
 
     def alignment(self, gray: np.ndarray, H: np.ndarray) -> float:
         """How well ``H`` lays the frame's print on the empty board's: the normalised correlation

@@ -108,9 +108,16 @@ class TableRegistration:
         return usual if usual is not None and self.smeared.agrees(fit, usual, self.registrar.layout.size) else None
 
     def _usual_pose(self, gray: np.ndarray, H0: np.ndarray) -> np.ndarray | None:
-        """The known pose refined on the print; failing that, a blurred frame's coarse pose."""
+        """The known pose refined on the print; failing that, a blurred frame's coarse pose. Refined with the
+        whole board's shift first and without it, and the known pose itself: the one that lays the print best
+        (``PoseRefiner.best_aligned``). The shift alone can lock onto a print that repeats one repeat off and
+        the patches then agree with it: own render Cheops seed 7401 t2-0029, a far blurred board, was read a
+        pyramid row off (75 of 85 spaces wrong), its refined pose laying the print worse than the known pose did."""
         got = self.refiner.refine(gray, H0)
-        return got[0] if got is not None else self.blurred.find(gray, H0)
+        if got is None:
+            return self.blurred.find(gray, H0)
+        plain = self.refiner.refine(gray, H0, whole_shift=False)
+        return self.refiner.best_aligned(gray, [got[0]] + ([plain[0]] if plain is not None else []) + [H0])[2]
 
     def register(self, gray: np.ndarray) -> Registration:
         """By the corner markers; else by the print. Registered by the board's outline or by
@@ -139,8 +146,7 @@ class TableRegistration:
             got = self.refiner.refine(gray, start) if start is not None else None
             if got is not None:
                 candidates.append(got[0])
-        scored = [(self.refiner.alignment(gray, H), i, H) for i, H in enumerate(candidates)]
-        score, i, H = max(scored, key=lambda c: (c[0], -c[1]))  # a tie: the earlier candidate
+        score, i, H = self.refiner.best_aligned(gray, candidates)  # a tie: the earlier candidate
         again = self.refiner.refine(gray, H)
         if again is not None and self.refiner.alignment(gray, again[0]) > score:
             H, i = again[0], 1
