@@ -83,7 +83,7 @@ class PlainKinds:
         self.blob_kernel = np.ones((2 * g + 1, 2 * g + 1), np.uint8)
         tallest = max((layout.pieces[p.kind].height for p in self.plain), default=0.0)
         self.grow = LEAN_PER_HEIGHT * tallest + GROW_MM  # a plain piece's blob reaches this far out of its space
-        self._lightness: dict[float, np.ndarray] = {}  # ``board_lightness`` per blur
+        self._lightness: tuple[float, np.ndarray] | None = None  # ``board_lightness``'s last blur and its answer
         self._over: np.ndarray | None = None  # this read's (None: the empty board's own)
 
     def read(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
@@ -221,10 +221,10 @@ class PlainKinds:
         if blur <= 0:
             return None
         key = round(float(blur), 2)
-        if key not in self._lightness:
+        if self._lightness is None or self._lightness[0] != key:  # one kept (a board's worth): blur changes slowly
             blurred = Foreground.lab_of(cv2.GaussianBlur(self.reference, (0, 0), key))[..., 0]
-            self._lightness[key] = np.maximum(self.ref_lab[..., 0], blurred)
-        return self._lightness[key]
+            self._lightness = (key, np.maximum(self.ref_lab[..., 0], blurred))
+        return self._lightness[1]
 
     def _blobs_by_kind(self, i: int, js: Sequence[int], kind_of: np.ndarray, box: tuple[int, int, int, int],
                        cam: np.ndarray | None, largest: float = np.inf) -> dict[int, list[tuple[float, np.ndarray]]]:

@@ -36,7 +36,7 @@ def test_the_board_lightness_is_the_brighter_of_the_board_sharp_and_blurred():
     board = np.full((60, 80, 3), 200, np.uint8)
     board[:, 40:42] = 30  # a dark print line
     kinds = plain_kinds.PlainKinds.__new__(plain_kinds.PlainKinds)
-    kinds.reference, kinds.ref_lab, kinds._lightness = board, Foreground.lab_of(board), {}
+    kinds.reference, kinds.ref_lab, kinds._lightness = board, Foreground.lab_of(board), None
     assert kinds.board_lightness(0.0) is None  # as sharp as the empty board: its own lightness is used
     lightness = kinds.board_lightness(3.0)
     sharp_l = kinds.ref_lab[..., 0]
