@@ -4,8 +4,8 @@ With no corner marker found (a far, blurred board), the reader refines the known
 (``PoseRefiner``): first the whole board's shift by phase correlation, then patches. On a far Cheops board the
 shift locked onto the pyramid one row off and the patches, on rows that look alike, agreed: the board was read a
 row off (own render seed 7401, t2-0029, kept in ``own-cheops7401-t2``: 75 of its 85 spaces wrong; 2 now). Now the
-pose refined with the shift, refined without it, and the known pose itself compete, and the one that lays the
-print best is kept (``TableRegistration._usual_pose``)."""
+pose refined with the shift and the pose refined without it compete, and the one that lays the print best is
+kept (``TableRegistration._usual_pose``)."""
 
 from __future__ import annotations
 
