@@ -44,10 +44,13 @@ def test_a_forearm_read_as_scarabs_is_not_read_through() -> None:
 
 
 def test_without_the_skin_test_the_forearm_is_read_through(monkeypatch) -> None:
-    """The frame needs it: with the blobs never taken for skin, the forearm is read as it was."""
+    """The frame needs it: with the blobs never taken for skin, the forearm is read through. (7 spaces until
+    the frame's registration by its print took the pose refined without the whole board's shift, which lays its
+    print better: 20 spaces wrong instead of 22, and 3 read through without the skin test;
+    test_registration_repeating_print.py.)"""
     monkeypatch.setattr(appearance, "SKIN_SPACES", 10 ** 6)
     through, _ = _read_through()
-    assert len(through) >= 5
+    assert len(through) >= 3
 
 
 W, H = 320, 240  # mm = px
