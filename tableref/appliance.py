@@ -9,6 +9,9 @@
 * Restore from the dashboard: the checked archive is handed over, the service stops as on
   SIGTERM, swaps the data folder and starts again in the same process (``exec``: the same PID
   for systemd, told ``RELOADING=1`` before and ``READY=1`` after, never ``STOPPING=1``).
+* ``StopSteps``: a stop's steps, each bounded and all within ``STOP_BUDGET`` (1.5 s), so that the
+  process is gone within 2 s of SIGTERM; a step that overruns is logged (which one, how long) and
+  left behind instead of holding the stop until systemd's SIGKILL.
 * ``tune_malloc``: large buffers (camera frames) go back to the system when freed instead of
   staying in glibc's heap (about 35 MB less resident memory with the camera on; bench/bench_service.py).
 """
@@ -22,6 +25,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,6 +36,7 @@ from tableref.sd_notify import Notifier, Watchdog
 
 log = logging.getLogger(__name__)
 
+STOP_BUDGET = 1.5  # seconds for every step of a stop: gone within 2 s of SIGTERM, with room for the exit itself
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter number
 MMAP_THRESHOLD = 128 * 1024
 
@@ -82,6 +87,54 @@ def tune_malloc() -> bool:
         return bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
     except (OSError, AttributeError):
         return False
+
+
+class StopSteps:
+    """A stop's steps, run in order, each on a helper thread that is waited for at most its own
+    ``bound`` and never past the budget's end (``STOP_BUDGET`` after the stop began).
+
+    A step that overruns is logged with its name and how long it was given, and left behind: the
+    next step starts, and the process ends without it (``exit_if_program``), as systemd would
+    kill it anyway, only within 2 s and saying which step it was. A step that raises is logged too
+    and the stop goes on, so the event store is still closed after a dashboard that failed to stop.
+    """
+
+    def __init__(self, budget: float = STOP_BUDGET, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.started = clock()
+        self.deadline = self.started + budget
+        self.overruns: list[str] = []  # the steps left behind
+
+    def left(self) -> float:
+        """Seconds until the budget's end (0 once it is spent)."""
+        return max(0.0, self.deadline - self.clock())
+
+    def run(self, name: str, fn: Callable[[], Any], bound: float | None = None) -> bool:
+        """``fn()`` on a helper thread, waited for at most ``bound`` seconds (default: the rest of the
+        budget); True when it ended in time."""
+        limit = self.left() if bound is None else min(bound, self.left())
+        done = threading.Event()
+        failed: list[BaseException] = []
+
+        def step() -> None:
+            try:
+                fn()
+            except BaseException as exc:  # noqa: BLE001 - reported below; the stop goes on
+                failed.append(exc)
+            finally:
+                done.set()
+
+        t0 = self.clock()
+        threading.Thread(target=step, name=f"stop-{name}", daemon=True).start()
+        if not done.wait(limit):
+            self.overruns.append(name)
+            log.warning("stop: %s did not end within %.2f s (%.2f s into the stop); going on without it",
+                        name, limit, self.clock() - self.started)
+            return False
+        if failed:
+            log.warning("stop: %s failed after %.2f s: %r", name, self.clock() - t0, failed[0],
+                        exc_info=(type(failed[0]), failed[0], failed[0].__traceback__))
+        return True
 
 
 class ServiceHost:
@@ -154,10 +207,12 @@ class ServiceHost:
         if self.announcer is not None:
             self.announcer.begin_close()
 
-    def finish(self) -> None:
-        """After the runtime stopped: release the data folder, or restore and start again."""
+    def finish(self, withdraw_timeout: float = 1.0) -> None:
+        """After the runtime stopped: release the data folder, or restore and start again.
+        ``withdraw_timeout``: how long the mDNS goodbye (started in ``close``) may still take."""
         if self.announcer is not None:
-            self.announcer.close(timeout=1.0)  # the goodbye started in close(); rarely still under way here
+            if not self.announcer.close(timeout=withdraw_timeout):  # rarely still under way here
+                log.warning("stop: the mDNS goodbye did not end within %.2f s; going on without it", withdraw_timeout)
         archive, self.pending_restore = self.pending_restore, None
         if archive is None:
             self.lock.release()
@@ -188,12 +243,20 @@ def exit_if_program(code: int) -> None:
         os.path.basename(getattr(main, "__file__", "") or "") == "tableref"
     if not program:
         return
-    logging.shutdown()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
+
+    def flush() -> None:
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+
+    # bounded too: a journal that does not read (or a log handler's lock an abandoned step holds)
+    # must not keep the process from exiting
+    flusher = threading.Thread(target=flush, name="stop-flush", daemon=True)
+    flusher.start()
+    flusher.join(0.2)
     os._exit(code)
 
 

@@ -46,8 +46,9 @@ class Dashboard:
     server: Any
     url: str
 
-    def stop(self) -> None:
-        self.server.stop()
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop serving within ``timeout`` seconds (web.server.Server.stop)."""
+        self.server.stop(timeout=timeout)
 
 
 def start_dashboard(runtime: Runtime, *, host: str, port: int, data_dir: str, threads: int = 16,

@@ -142,26 +142,40 @@ class Runtime:
                 log.warning("device %s did not start: %s", device.name, exc)
         return self
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop devices, then the worker, then close the store. Idempotent."""
+    def stop(self, timeout: float = 5.0) -> bool:
+        """Stop devices, then the worker, then close the store, all within ``timeout`` seconds; a part
+        that does not end in its share is logged and left (a daemon thread). True when everything
+        ended in time. Idempotent."""
         if not self._started:
-            return
-        # all devices at once: each may wait for its own thread, and a stop must stay within 2 s (SIGTERM from systemd)
+            return True
+        deadline = time.monotonic() + timeout
+        # all devices at once: each may wait for its own thread (the camera for the frame it reads); they
+        # get the time but a reserve for the worker and the store (a stop must stay within 2 s of SIGTERM)
+        devices_until = deadline - min(0.5, timeout / 3)
         closers = [threading.Thread(target=_close_device, args=(device,), name=f"close-{device.name}", daemon=True)
                    for device in reversed(list(self.devices_.values()))]
         for closer in closers:
             closer.start()
-        deadline = time.monotonic() + timeout
         for closer in closers:
-            closer.join(max(0.0, deadline - time.monotonic()))
+            closer.join(max(0.0, devices_until - time.monotonic()))
+        late = [c.name[len("close-"):] for c in closers if c.is_alive()]
+        if late:
+            log.warning("stop: device(s) %s did not close within %.2f s; going on without them", ", ".join(late),
+                        max(0.0, timeout - min(0.5, timeout / 3)))
         self._stop.set()
         self._inbox.put(_Call(lambda table: None, Future()))  # wake the worker now, not at its next poll
         thread, self._thread = self._thread, None
         if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
-        if self.store is not None:
-            self.store.close()
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                log.warning("stop: the referee's worker did not end within %.2f s of the stop", timeout)
+                late.append("referee")
+        # the store's lock is held by a write under way: wait for it until the deadline (at least a moment)
+        if self.store is not None and not self.store.close(timeout=max(0.1, deadline - time.monotonic())):
+            log.warning("stop: the event store is busy (a write under way); not closed, its last commit stands")
+            late.append("store")
         self._started = False
+        return not late
 
     def __enter__(self) -> "Runtime":
         return self.start()

@@ -121,6 +121,8 @@ class Watchdog:
                 ok = bool(self.healthy())
             except Exception:
                 ok = False
+            if self._stop.is_set():  # stopped during the health check: no ping after STOPPING=1
+                return
             if ok:
                 self.notifier.ping()
                 self.pings += 1
@@ -131,8 +133,10 @@ class Watchdog:
                     log.warning("health check failed: no watchdog ping (systemd restarts the service if this lasts)")
                     warned = True
 
-    def close(self) -> None:
+    def close(self, timeout: float = 0.5) -> None:
+        """Stop pinging. Waits at most ``timeout`` for the thread (it may be inside a health check,
+        which can take seconds; it sends nothing more once stopped)."""
         self._stop.set()
         thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(2.0)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)

@@ -125,11 +125,19 @@ class EventStore:
             raise StoreError(f"event store {self.path} has schema {row[0]}, this version reads {SCHEMA_VERSION}")
 
     # -- lifecycle ---------------------------------------------------------------------------
-    def close(self) -> None:
-        with self._lock:
+    def close(self, timeout: float | None = None) -> bool:
+        """Close the connection once no write is under way: waits for one at most ``timeout`` seconds
+        (None: as long as it takes). False when it is still under way (the file is left as the last
+        commit made it: WAL and ``synchronous=FULL``)."""
+        if not self._lock.acquire(timeout=-1 if timeout is None else max(0.0, timeout)):
+            return False
+        try:
             if not self._closed:
                 self._closed = True
                 self._db.close()
+        finally:
+            self._lock.release()
+        return True
 
     def __enter__(self) -> "EventStore":
         return self

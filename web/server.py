@@ -86,7 +86,8 @@ class Server:
         return wait_ready(host, self.port, timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
-        """End the live streams, then close every connection and the worker threads. Idempotent.
+        """End the live streams, then close every connection and the worker threads, all within
+        ``timeout`` seconds (one deadline for the three waits). Idempotent.
 
         Streams notice ``stopping`` within half a second and finish their response; only then are
         the sockets closed (from the server's own loop thread), so no worker writes to a closed
@@ -94,8 +95,9 @@ class Server:
         """
         ctx = self.app.extensions["tableref"]
         ctx.stopping.set()
-        deadline = time.monotonic() + min(timeout, 3.0)
-        while ctx.streams > 0 and time.monotonic() < deadline:
+        deadline = time.monotonic() + timeout
+        streams_until = min(deadline, time.monotonic() + 3.0)
+        while ctx.streams > 0 and time.monotonic() < streams_until:
             time.sleep(0.02)
         if self._stopped:
             return
@@ -109,10 +111,10 @@ class Server:
             server.close()
 
         # workers first (they wake the loop through its trigger when a task ends), then the sockets
-        server.task_dispatcher.shutdown(timeout=timeout)  # type: ignore[union-attr]
+        server.task_dispatcher.shutdown(timeout=max(0.0, deadline - time.monotonic()))  # type: ignore[union-attr]
         if self._thread is not None and self._thread.is_alive():
             server.trigger.pull_trigger(close_all)  # type: ignore[union-attr]  (runs in the loop thread)
-            self._thread.join(timeout=timeout)
+            self._thread.join(timeout=max(0.05, deadline - time.monotonic()))
         else:
             close_all()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import threading
 from pathlib import Path
@@ -66,23 +67,69 @@ def _web_args(p: argparse.ArgumentParser, default_host: str | None, default_port
 
 
 class _Stopper:
-    """Ctrl-C and SIGTERM set an event instead of killing threads mid-write."""
+    """Ctrl-C and SIGTERM set ``event`` instead of killing threads mid-write.
+
+    The event is set by a helper thread, never by the Python-level signal handler. That handler
+    runs on the main thread, and only once the main thread is interrupted: a signal delivered just
+    before the main thread blocks in ``event.wait()``, or to another thread (POSIX lets the kernel
+    pick any thread that does not block it), did not wake it, and ``tableref run`` then sat in
+    ``event.wait()`` until systemd's SIGKILL, 10 s later. A handler that sets the event could also
+    run while the main thread holds that event's own lock (inside ``wait``), and wait for itself.
+    So the C-level handler writes the signal's number to a pipe (``signal.set_wakeup_fd``) from
+    whichever thread receives it, at once, and the ``signals`` thread reads it and sets the event.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self) -> None:
         self.event = threading.Event()
         self._old: dict[int, Any] = {}
+        self._old_wakeup: int | None = None
+        self._pipe: tuple[int, int] | None = None
+        self._thread: threading.Thread | None = None
 
     def __enter__(self) -> "_Stopper":
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                self._old[sig] = signal.signal(sig, lambda *_: self.event.set())
-            except ValueError:  # not the main thread (tests calling main())
-                pass
+        if threading.current_thread() is not threading.main_thread():
+            return self  # tests calling main() from a thread: no signals here
+        r, w = os.pipe()  # both ends close on exec (a restore's exec starts afresh)
+        os.set_blocking(w, False)  # the C handler must never block
+        self._pipe = (r, w)
+        self._thread = threading.Thread(target=self._watch, args=(r,), name="signals", daemon=True)
+        self._thread.start()
+        self._old_wakeup = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        for sig in self.SIGNALS:
+            self._old[sig] = signal.signal(sig, _on_signal)
         return self
+
+    def _watch(self, r: int) -> None:
+        try:
+            while True:
+                data = os.read(r, 64)
+                if not data:  # __exit__ closed the write end
+                    return
+                for number in data:
+                    if number in self.SIGNALS:
+                        self.event.set()
+        except OSError:
+            return
+        finally:
+            os.close(r)
 
     def __exit__(self, *exc: object) -> None:
         for sig, old in self._old.items():
             signal.signal(sig, old)
+        self._old.clear()
+        if self._pipe is None:
+            return
+        _r, w = self._pipe
+        self._pipe = None
+        signal.set_wakeup_fd(-1 if self._old_wakeup is None else self._old_wakeup)
+        os.close(w)  # the watcher reads the end of the pipe, closes its end and returns (not waited for)
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    """The Python-level handler of SIGINT and SIGTERM under ``_Stopper``: nothing. It must exist (the
+    C handler behind it writes to the wakeup pipe), and it takes no lock (see ``_Stopper``)."""
 
 
 def _langs(args: argparse.Namespace) -> tuple[str, ...]:
@@ -113,13 +160,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     from tableref.dashboard import start_dashboard
     from tableref.runtime_config import build_runtime
 
-    from tableref.appliance import ServiceHost, tune_malloc
+    from tableref.appliance import ServiceHost, StopSteps, tune_malloc
 
     config = load_config(args.config)
     tune_malloc()
     service = ServiceHost(config, say=_say, langs=_langs(args))  # systemd notify + watchdog, mDNS, the data folder's lock, restore
     service.acquire()
     runtime = build_runtime(config)
+    steps: StopSteps | None = None
     with _Stopper() as stop:
         printers: list[ConsolePrinter] = []
         runtime.start(attach=lambda bus: printers.append(ConsolePrinter(bus, lang=_console_lang(args))))
@@ -133,7 +181,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 _tell(args, Message.t("tableref.run.mqtt_publishing", broker=config.mqtt.broker, base=config.mqtt.base))
             if args.no_web or not config.web.enabled:
                 _tell(args, Message.t("tableref.run.dashboard_not_started_config"))
-            else:
+            elif not stop.event.is_set():  # a SIGTERM during the start-up: no dashboard to start and stop again
                 host = args.host or config.web.host
                 port = config.web.port if args.port is None else args.port
                 dashboard, note = start_dashboard(runtime, host=host, port=port, data_dir=config.data_dir,
@@ -141,17 +189,23 @@ def cmd_run(args: argparse.Namespace) -> int:
                                                   on_restore=service.restore_hook(stop.event))
                 _say(dashboard.url if dashboard else note)
                 _tell_venue(runtime, dashboard, host)
-            service.started(runtime, dashboard, args.host or config.web.host)
+            if not stop.event.is_set():
+                service.started(runtime, dashboard, args.host or config.web.host)
             stop.event.wait()
-            _say(format_scoreboard(runtime.snapshot(), _console_lang(args)))
+            # from here each step is bounded, all of them by one budget (appliance.STOP_BUDGET): the
+            # process is gone within 2 s of SIGTERM, and a step that overruns is named in the log
+            steps = StopSteps()
+            steps.run("scoreboard", lambda: _say(format_scoreboard(runtime.snapshot(), _console_lang(args))), bound=0.5)
         finally:
-            service.stopping()
-            service.close()
+            bounded = steps = steps or StopSteps()  # after an error too: the same bounded stop
+            bounded.run("STOPPING=1", service.stopping, bound=0.3)
+            bounded.run("watchdog and mDNS", service.close, bound=0.6)
             if dashboard is not None:
-                dashboard.stop()
-            printer.close()
-            runtime.stop()
-    service.finish()  # releases the data folder; after a restore from the dashboard, starts again
+                dash = dashboard
+                bounded.run("dashboard", lambda: dash.stop(timeout=max(0.1, bounded.left() - 0.05)))
+            bounded.run("console", printer.close, bound=0.5)
+            bounded.run("runtime", lambda: runtime.stop(timeout=max(0.1, bounded.left() - 0.05)))
+    service.finish(withdraw_timeout=bounded.left())  # releases the data folder; after a restore from the dashboard, starts again
     from tableref.appliance import exit_if_program
 
     exit_if_program(0)  # the stop's last step: no interpreter teardown (see there)

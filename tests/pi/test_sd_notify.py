@@ -197,3 +197,22 @@ def test_a_restore_from_the_dashboard_is_a_reload_for_systemd_not_a_stop(tmp_pat
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_closing_the_watchdog_does_not_wait_out_a_slow_health_check_and_no_ping_follows(notify_socket: NotifySocket) -> None:
+    """A health check asks the referee's worker (up to 5 s under load): a stop must not wait for it."""
+    checking, answer = threading.Event(), threading.Event()
+
+    def slow_check() -> bool:
+        checking.set()
+        answer.wait(10)
+        return True
+
+    dog = Watchdog(Notifier({"NOTIFY_SOCKET": notify_socket.path}), slow_check, interval=0.05).start()
+    assert checking.wait(5)
+    t0 = time.monotonic()
+    dog.close(timeout=0.2)
+    assert time.monotonic() - t0 < 0.5
+    answer.set()  # the check ends after the stop: STOPPING=1 may already be sent, so no WATCHDOG=1 now
+    time.sleep(0.3)
+    assert not any("WATCHDOG" in m for _, m in notify_socket.messages) and dog.pings == 0
