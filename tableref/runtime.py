@@ -148,10 +148,12 @@ class Runtime:
         ended in time. Idempotent."""
         if not self._started:
             return True
-        deadline = time.monotonic() + timeout
+        started = time.monotonic()
+        deadline = started + timeout
         # all devices at once: each may wait for its own thread (the camera for the frame it reads); they
         # get the time but a reserve for the worker and the store (a stop must stay within 2 s of SIGTERM)
-        devices_until = deadline - min(0.5, timeout / 3)
+        devices_share = timeout - min(0.5, timeout / 3)
+        devices_until = started + devices_share
         closers = [threading.Thread(target=_close_device, args=(device,), name=f"close-{device.name}", daemon=True)
                    for device in reversed(list(self.devices_.values()))]
         for closer in closers:
@@ -161,7 +163,7 @@ class Runtime:
         late = [c.name[len("close-"):] for c in closers if c.is_alive()]
         if late:
             log.warning("stop: device(s) %s did not close within %.2f s; going on without them", ", ".join(late),
-                        max(0.0, timeout - min(0.5, timeout / 3)))
+                        max(0.0, devices_share))
         self._stop.set()
         self._inbox.put(_Call(lambda table: None, Future()))  # wake the worker now, not at its next poll
         thread, self._thread = self._thread, None

@@ -40,7 +40,6 @@ def single_length(blobs: list[tuple[float, np.ndarray]], present: float, one_max
     return extent_mm(pieces[0][1], px_per_mm)[0]
 
 
-
 def heap_count(blobs: list[tuple[float, np.ndarray]], body_mm: float, present: float, one_max: float,
                px_per_mm: float) -> int | None:
     """How many pieces the bodies on a space for several show: each body of up to ``one_max`` pieces'

@@ -84,7 +84,6 @@ class PlainKinds:
         tallest = max((layout.pieces[p.kind].height for p in self.plain), default=0.0)
         self.grow = LEAN_PER_HEIGHT * tallest + GROW_MM  # a plain piece's blob reaches this far out of its space
         self._lightness: tuple[float, np.ndarray] | None = None  # ``board_lightness``'s last blur and its answer
-        self._over: np.ndarray | None = None  # this read's (None: the empty board's own)
 
     def read(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
                explained: np.ndarray, skip: set[int], blob_map: np.ndarray,
@@ -93,11 +92,11 @@ class PlainKinds:
         space): blobs of each kind's colour whose foot lies on the space, counted by the kind's
         enrolled apparent area. ``blur``: how much more blurred the frame is than the empty board
         (``frame_blur.BlurMeter``, px)."""
-        self._over = self.board_lightness(blur)
         ex = explained > 0
         self._singles: list[float] = []
         self._heaps: dict[int, tuple[int, list[tuple[float, tuple[float, float], int]]]] = {}
-        self._plain_spaces(rect, noise, cam, counts, explained, ex, skip, blob_map, oversized)
+        self._plain_spaces(rect, noise, cam, counts, explained, ex, skip, blob_map, oversized,
+                           self.board_lightness(blur))
         self._lines(counts)
         self._heaps_by_body(rect, noise, cam, counts, explained, ex, skip, blob_map)
 
@@ -167,7 +166,8 @@ class PlainKinds:
 
     def _plain_spaces(self, rect: np.ndarray, noise: float, cam: np.ndarray | None, counts: dict[int, SpaceCount],
                       explained: np.ndarray, ex: np.ndarray, skip: set[int], blob_map: np.ndarray,
-                      oversized: dict[int, np.ndarray] | None) -> None:
+                      oversized: dict[int, np.ndarray] | None, board_l: np.ndarray | None) -> None:
+        """``board_l``: what the brighter look measures against (``board_lightness``; None: the empty board)."""
         for i in self.indices:
             if i in skip:
                 continue
@@ -195,7 +195,7 @@ class PlainKinds:
                     self._count(i, mixed[0], [(mixed[1], mixed[2])], box, counts, explained, blob_map, oversized)
                 elif self.capacity[i] == 1:  # a pale piece on a pale board: brighter than it, of one kind's colour
                     kind_of = local_kinds(rect, self.reference, self.ref_lab, box, self.lut, noise, ex, self.ref_kind,
-                                          brighter=True, difference=difference, board_l=self._over)
+                                          brighter=True, difference=difference, board_l=board_l)
                     pale = self._blobs_by_kind(i, js, kind_of, box, cam, ONE_SCARAB_MAX)
                     if len(pale) == 1:
                         (j, blobs), = pale.items()

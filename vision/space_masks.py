@@ -47,7 +47,7 @@ def space_map(layout: Layout, s: float, w: int, h: int) -> np.ndarray:
     """Each board pixel's space index (int16; -1: none), the nearest within ``SPACE_MARGIN_MM``. Each
     space's distances are taken in its box grown past that margin only, the same numbers as over the whole
     board (a pixel's nearest outline pixel is reached without leaving the box round both) at a fraction
-    of the cost (Cheops' 222 spaces: ~1 ms each over the whole board). A pixel as far from two spaces (to
+    of the cost (Cheops' 85 spaces: ~5 ms each over the whole board). A pixel as far from two spaces (to
     1/1000 mm) is the first one's."""
     lab = np.full((h, w), -1, np.int16)
     dist = np.full((h, w), np.inf, np.float32)

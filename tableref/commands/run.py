@@ -197,7 +197,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             steps = StopSteps()
             steps.run("scoreboard", lambda: _say(format_scoreboard(runtime.snapshot(), _console_lang(args))), bound=0.5)
         finally:
-            bounded = steps = steps or StopSteps()  # after an error too: the same bounded stop
+            bounded = steps or StopSteps()  # after an error too: the same bounded stop
             bounded.run("STOPPING=1", service.stopping, bound=0.3)
             bounded.run("watchdog and mDNS", service.close, bound=0.6)
             if dashboard is not None:

@@ -82,6 +82,22 @@ def test_demo_stops_mid_game_within_2_s_and_keeps_every_accepted_move(tmp_path: 
     assert printed and set(printed) <= stored  # every move announced is in the store
 
 
+def _camera_table(tmp_path: Path) -> Path:
+    """A China table read by the synthetic camera, its dashboard on a free port."""
+    cfg = tmp_path / "table.toml"
+    cfg.write_text('[game]\nid = "china"\nboard = "china-a"\nplayers = ["blue", "green", "red"]\n'
+                   '[devices.camera]\nsource = "synthetic"\nlayout = "china-a"\nfps = 4\n'
+                   '[gpio]\npin_factory = "mock"\n[web]\nhost = "127.0.0.1"\nport = 0\n')
+    return cfg
+
+
+def _camera_live(proc: Proc) -> str:
+    """Waits until ``tableref run`` on ``_camera_table`` serves its dashboard and its camera is live: the URL."""
+    url = proc.wait_for(r"^http://127\.0\.0\.1:\d+/$").group(0)
+    proc.wait_for(r"\[DEVICE\] camera: live", timeout=60)
+    return url
+
+
 def _sse_client(url: str, opened: threading.Event) -> None:
     """A dashboard tab: an open event stream (the server must end it to stop in time)."""
     try:
@@ -95,14 +111,9 @@ def _sse_client(url: str, opened: threading.Event) -> None:
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_run_with_the_camera_and_an_open_dashboard_stops_within_2_s(tmp_path: Path, sig: int) -> None:
-    cfg = tmp_path / "table.toml"
-    cfg.write_text('[game]\nid = "china"\nboard = "china-a"\nplayers = ["blue", "green", "red"]\n'
-                   '[devices.camera]\nsource = "synthetic"\nlayout = "china-a"\nfps = 4\n'
-                   '[gpio]\npin_factory = "mock"\n[web]\nhost = "127.0.0.1"\nport = 0\n')
-    proc = Proc("run", "--config", str(cfg), "--lang", "en", cwd=tmp_path)
+    proc = Proc("run", "--config", str(_camera_table(tmp_path)), "--lang", "en", cwd=tmp_path)
     try:
-        url = proc.wait_for(r"^http://127\.0\.0\.1:\d+/$").group(0)
-        proc.wait_for(r"\[DEVICE\] camera: live", timeout=60)
+        url = _camera_live(proc)
         opened = threading.Event()
         threading.Thread(target=_sse_client, args=(url, opened), daemon=True).start()
         assert opened.wait(10)
@@ -147,14 +158,9 @@ def test_run_stops_within_2_s_when_the_sigterm_lands_on_another_thread(tmp_path:
     used to act on it only if the main thread was interrupted, and sat in its wait until systemd's
     SIGKILL 10 s later; the same wait missed a SIGTERM that came just as it began (the flaky
     test_the_service_answers_is_killed_with_sigkill_and_comes_back)."""
-    cfg = tmp_path / "table.toml"
-    cfg.write_text('[game]\nid = "china"\nboard = "china-a"\nplayers = ["blue", "green", "red"]\n'
-                   '[devices.camera]\nsource = "synthetic"\nlayout = "china-a"\nfps = 4\n'
-                   '[gpio]\npin_factory = "mock"\n[web]\nhost = "127.0.0.1"\nport = 0\n')
-    proc = Proc("run", "--config", str(cfg), "--lang", "en", cwd=tmp_path)
+    proc = Proc("run", "--config", str(_camera_table(tmp_path)), "--lang", "en", cwd=tmp_path)
     try:
-        proc.wait_for(r"^http://127\.0\.0\.1:\d+/$")
-        proc.wait_for(r"\[DEVICE\] camera: live", timeout=60)
+        _camera_live(proc)
         others = [t for t in _thread_ids(proc.p.pid) if t != proc.p.pid]
         assert others, "the service runs threads besides its main one"
         t0 = time.monotonic()
