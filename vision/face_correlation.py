@@ -6,7 +6,7 @@ the largest cost of its read. Those calls each redo the window's sums and each p
 per-call overhead on a tiny image; here the numerators of all templates are one matrix product
 (the window's patches times the zero-mean templates) and the window's sums come from one
 integral image. The result is OpenCV's formula, its degenerate cases included (see
-``ccoeff_normed``), equal to it up to float rounding (~1e-6).
+``ccoeff_normed``), equal to it up to OpenCV's own float rounding (~1e-5; this one's is ~1e-7).
 """
 
 from __future__ import annotations
