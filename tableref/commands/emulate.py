@@ -22,8 +22,9 @@ It keeps running after the script (or stdin) ends, until ``quit``, Ctrl-C or SIG
 from __future__ import annotations
 
 import argparse
+import os
+import select
 import shlex
-import signal
 import sys
 import threading
 from dataclasses import dataclass
@@ -150,6 +151,7 @@ def run_command(board: object, cmd: Command, sleep: Callable[[float], None]) -> 
 
 def _sensor_board(args: argparse.Namespace) -> int:
     from firmware_bridge.emulator import EmulatedSensorBoard
+    from tableref.commands.run import _Stopper
 
     script: list[Command] | None = None
     if args.script:
@@ -160,42 +162,44 @@ def _sensor_board(args: argparse.Namespace) -> int:
             raise ScriptError(f"cannot read script: {exc}") from exc
     if not 1 <= args.antennas <= 254:
         raise ScriptError("--antennas must be 1..254")
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: object) -> None:
-        stop.set()
-        raise KeyboardInterrupt   # also ends a blocking read of stdin
-
-    # SIGINT too, explicitly: a process started in the background by a non-interactive shell
-    # inherits SIGINT ignored, and Python then leaves Ctrl-C (or kill -INT) ignored
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, on_signal)
     board = EmulatedSensorBoard(args.antennas, baudrate=args.baud or None, link_path=args.link,
                                 seed=args.seed, sweep_ms=args.sweep_ms)
-    try:
-        print(board.device_path, flush=True)
-        sleep = lambda s: stop.wait(s)  # noqa: E731 - interruptible by SIGTERM
-        if script is not None:
-            for cmd in script:
-                if stop.is_set() or not run_command(board, cmd, sleep):
-                    return 0
-            if args.exit_after_script:
-                return 0
-        else:
-            if _interactive(board, sys.stdin, stop, sleep) is False:
-                return 0
-        while not stop.is_set():
-            stop.wait(0.5)
-        return 0
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        board.close()
+    # Ctrl-C and SIGTERM reach the main thread through ``_Stopper`` (a wakeup pipe, never a handler that
+    # takes the event's lock: one that did could wait for itself inside ``stop.wait``). The commands
+    # run on their own thread, so a stop is seen at once even while it blocks reading stdin.
+    with _Stopper() as stopper:
+        stop = stopper.event
+        failed: list[BaseException] = []
+
+        def commands() -> None:
+            sleep = lambda s: stop.wait(s)  # noqa: E731 - a wait that a stop ends
+            try:
+                if script is not None:
+                    finished = all(stop.is_set() or run_command(board, cmd, sleep) for cmd in script)
+                    if not finished or args.exit_after_script:
+                        stop.set()
+                elif _interactive(board, sys.stdin, stop, sleep) is False:
+                    stop.set()
+            except BaseException as exc:  # reported by the main thread, which owns the exit code
+                failed.append(exc)
+                stop.set()
+
+        try:
+            print(board.device_path, flush=True)
+            worker = threading.Thread(target=commands, name="emulate-commands", daemon=True)
+            worker.start()
+            stop.wait()
+            worker.join(timeout=1.0)  # between commands at once; a read of stdin is left to the exit
+            if failed:
+                raise failed[0]
+            return 0
+        finally:
+            board.close()
 
 
 def _interactive(board: object, stream: TextIO, stop: threading.Event, sleep: Callable[[float], None]) -> bool:
     """Commands from stdin; a bad line is reported and skipped. False after ``quit``."""
-    for i, line in enumerate(stream, 1):
+    for i, line in enumerate(_lines(stream, stop), 1):
         if stop.is_set():
             return False
         try:
@@ -205,6 +209,30 @@ def _interactive(board: object, stream: TextIO, stop: threading.Event, sleep: Ca
         except ScriptError as exc:
             print(f"tableref emulate: {exc}", file=sys.stderr, flush=True)
     return True
+
+
+def _lines(stream: TextIO, stop: threading.Event, poll: float = 0.2) -> Iterable[str]:
+    """``stream``'s lines until it ends or ``stop`` is set. A real file descriptor is read without
+    its buffer, only when ``select`` says a read will not block: a thread left blocked in a buffered
+    read of stdin holds that buffer's lock, and the interpreter's exit then aborts on it."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        yield from stream  # an in-memory stream never blocks
+        return
+    pending = b""
+    while not stop.is_set():
+        if not select.select([fd], [], [], poll)[0]:
+            continue
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        pending += chunk
+        *whole, pending = pending.split(b"\n")
+        for raw in whole:
+            yield raw.decode("utf-8", "replace") + "\n"
+    if pending and not stop.is_set():
+        yield pending.decode("utf-8", "replace")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,29 @@ def test_sigterm_ends_a_session_waiting_on_stdin():
     finally:
         proc.stdin.close()
         stop(proc)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_ends_a_waiting_script_at_once_and_cleanly(tmp_path, sig):
+    """Ctrl-C or SIGTERM during a script's long wait, or while stdin is read: gone in well under
+    the 2 s a service manager allows, exit 0, and nothing on stderr (a thread left in a buffered read
+    of stdin used to be able to abort the interpreter's exit)."""
+    script = tmp_path / "s.txt"
+    script.write_text(f"place 0 {A.hex()}\nwait 60\n")
+    for args, stdin in ((("--script", str(script)), subprocess.DEVNULL), ((), subprocess.PIPE)):
+        proc = start("--antennas", "2", *args, stdin=stdin)
+        try:
+            assert proc.stdout.readline().startswith("/dev/")
+            time.sleep(0.3)
+            began = time.monotonic()
+            proc.send_signal(sig)
+            assert proc.wait(10) == 0
+            assert time.monotonic() - began < 1.5
+            assert proc.stderr.read() == ""
+        finally:
+            if proc.stdin:
+                proc.stdin.close()
+            stop(proc)
 
 
 def test_fault_parameters_keep_uids_and_patterns_as_text(tmp_path):
