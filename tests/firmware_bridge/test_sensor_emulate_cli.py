@@ -108,8 +108,8 @@ def test_sigterm_ends_a_session_waiting_on_stdin():
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_stop_ends_a_waiting_script_at_once_and_cleanly(tmp_path, sig):
     """Ctrl-C or SIGTERM during a script's long wait, or while stdin is read: gone in well under
-    the 2 s a service manager allows, exit 0, and nothing on stderr (a thread left in a buffered read
-    of stdin used to be able to abort the interpreter's exit)."""
+    the 2 s a service manager allows, exit 0, and nothing on stderr (the commands' thread reads stdin
+    only when a read will not block: one left in a buffered read could abort the interpreter's exit)."""
     script = tmp_path / "s.txt"
     script.write_text(f"place 0 {A.hex()}\nwait 60\n")
     for args, stdin in ((("--script", str(script)), subprocess.DEVNULL), ((), subprocess.PIPE)):
