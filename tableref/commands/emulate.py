@@ -151,7 +151,7 @@ def run_command(board: object, cmd: Command, sleep: Callable[[float], None]) -> 
 
 def _sensor_board(args: argparse.Namespace) -> int:
     from firmware_bridge.emulator import EmulatedSensorBoard
-    from tableref.commands.run import _Stopper
+    from tableref.stopper import Stopper
 
     script: list[Command] | None = None
     if args.script:
@@ -164,10 +164,10 @@ def _sensor_board(args: argparse.Namespace) -> int:
         raise ScriptError("--antennas must be 1..254")
     board = EmulatedSensorBoard(args.antennas, baudrate=args.baud or None, link_path=args.link,
                                 seed=args.seed, sweep_ms=args.sweep_ms)
-    # Ctrl-C and SIGTERM reach the main thread through ``_Stopper`` (a wakeup pipe, never a handler that
+    # Ctrl-C and SIGTERM reach the main thread through ``Stopper`` (a wakeup pipe, never a handler that
     # takes the event's lock: one that did could wait for itself inside ``stop.wait``). The commands
     # run on their own thread, so a stop is seen at once even while it blocks reading stdin.
-    with _Stopper() as stopper:
+    with Stopper() as stopper:
         stop = stopper.event
         failed: list[BaseException] = []
 

@@ -74,7 +74,8 @@ def _password(args: argparse.Namespace) -> str | None:
 
 
 def cmd_venue(args: argparse.Namespace) -> int:
-    from tableref.commands.run import _Stopper, _say
+    from tableref.commands.run import _say
+    from tableref.stopper import Stopper
     from tableref.mqtt.link import BrokerSettings
     from tableref.mqtt.topics import MqttError, check_topic
     from tableref.venue.service import VenueService, VenueSettings
@@ -99,7 +100,7 @@ def cmd_venue(args: argparse.Namespace) -> int:
     broker = BrokerSettings(host=host, port=port, username=args.username, password=password, tls=args.tls, ca_file=args.ca_file)
     settings = VenueSettings(broker=broker, data_dir=args.data_dir, topic_prefix=prefix, discovery_prefix=discovery, name=args.name)
     service = VenueService(settings)
-    with _Stopper() as stop:
+    with Stopper() as stop:
         server = None
         try:
             service.start()

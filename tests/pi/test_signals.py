@@ -178,7 +178,7 @@ def test_run_stops_within_2_s_when_the_sigterm_lands_on_another_thread(tmp_path:
 
 _RACE = r"""
 import ctypes, ctypes.util, os, random, signal, sys, threading, time
-from tableref.commands.run import _Stopper
+from tableref.stopper import Stopper
 
 # a POSIX timer that makes the kernel send SIGTERM to this process a few microseconds from now: no
 # thread of ours has to run to send it. PyDLL: the calls keep the interpreter's lock, so the main
@@ -225,7 +225,7 @@ def watch():  # a stop that hangs: say which one and end the process (the main t
 
 threading.Thread(target=watch, daemon=True).start()
 random.seed(int(sys.argv[2]))
-with _Stopper() as stop:
+with Stopper() as stop:
     for i in range(int(sys.argv[1])):
         progress[0] = i
         stop.event.clear()
@@ -237,7 +237,7 @@ print("stopped every time", flush=True)
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a POSIX timer through glibc: Linux")
 def test_a_sigterm_that_lands_as_the_main_thread_begins_to_wait_is_not_lost() -> None:
-    """``_Stopper`` in a real process, 300 stops, each by a SIGTERM the kernel sends within 0.3 ms,
+    """``Stopper`` in a real process, 300 stops, each by a SIGTERM the kernel sends within 0.3 ms,
     as the main thread enters ``stop.event.wait()`` while another thread keeps the interpreter busy.
     Before the fix one was lost within 9-56 stops in each of 6 runs (the main thread slept on in its
     wait, as the service did until systemd's SIGKILL); now none is (about 2 s)."""
