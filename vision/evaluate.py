@@ -21,6 +21,7 @@ import numpy as np
 from scorer.core.types import Piece
 from scorer.core.hidden import HiddenUnder, restore_content
 from scorer.core.unvalued import resolve_content
+from vision.covered_pieces import seen_before
 from vision.errors import FrameSetError
 from vision.eval_set import (IMAGE_SUFFIXES, RESERVED_KEYS, Frame, FrameSet, FrameTruth, _image_in, load_set,  # noqa: F401
                              load_truth, parse_token, parse_truth, read_image, read_json_file, truth_to_json)
@@ -65,7 +66,9 @@ class FrameScore:
     confusions: Counter = field(default_factory=Counter)  # (truth token | NONE, read token | NONE) -> n
     # visible spaces read right but for what the game state supplies, taking the truth as the state: values
     # the reading left out (``token-?``, ``scorer.core.unvalued``), pieces hidden under others that the
-    # game names (``Game.hidden_under``: a fortress under a house, ``scorer.core.hidden``); not in ``right``
+    # game names (``Game.hidden_under``: a fortress under a house, ``scorer.core.hidden``), or read under them
+    # where the state has none (dropped by a live reader that saw the space before, ``vision.covered_pieces``);
+    # not in ``right``
     from_state: tuple[str, ...] = ()
     unsure: tuple[str, ...] = ()  # of ``false_flags``: not read for a face or value not sure, not for a hand
 
@@ -168,6 +171,9 @@ def score_frame(truth: FrameTruth, spaces: Iterable[Any], space_ids: Sequence[st
         wrong.append(WrongSpace(s, _tokens(want), _tokens(got)))
         # what the state supplies is no confusion (a value left out, a hidden piece); what else is wrong is
         supplied = restore_content(resolve_content(got, want) or got, want, hidden_under)
+        # ... and a hidden piece read under its cover where the state has none: a live reader that saw the
+        # space without it drops it (vision.covered_pieces)
+        supplied = seen_before(supplied, want, hidden_under)
         if supplied == want or s in fixed:
             from_state.append(s)
         else:

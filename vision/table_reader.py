@@ -33,6 +33,7 @@ from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, Lig
 from vision.frame_blur import BlurMeter
 from vision.hand_evidence import masked as masked_for_hands
 from vision.layout import Layout
+from vision.covered_pieces import CoveredPieces
 from vision.limited_pieces import Placements
 from vision.hand_network import HandNetwork, committed_hand_network
 from vision.occlusion import Occlusion, OcclusionFinder
@@ -155,10 +156,14 @@ class TableReader:
         self._single = [sp.kind in heads and heads[sp.kind].mode == "single" for sp in layout.spaces]
         self._holds = [frozenset(layout.held_kinds(sp)) for sp in layout.spaces]
         self._players = [k for k, o in enumerate(self.colours.owners) if k != self.colours.neutral]
+        # a neutral piece read under a player's (a fortress under a house) only where it was seen before the
+        # cover went on (vision.covered_pieces): a house's walls and shadow look like a fortress's rim
+        self.covered = CoveredPieces.for_layout(layout)
 
     def reset(self) -> None:
         self.registration.reset()  # as a new reader
         self.change.reset()
+        self.covered.reset()
         self._last = None
 
     # ------------------------------------------------------------------ per frame
@@ -390,11 +395,19 @@ class TableReader:
         if self._last is not None and not reg.fresh:
             partial = self._read_part(frame, reg, thumb, at, t0, t_reg)
             if partial is not None:
+                self._last = partial = self._uncovered(partial)
                 return partial
-        det = self._read_whole(frame, reg, at, t0, t_reg)
+        det = self._uncovered(self._read_whole(frame, reg, at, t0, t_reg))
         self._last = det
         self.change.remember(thumb)
         return det
+
+    def _uncovered(self, det: Detection) -> Detection:
+        """``det`` with the bases first read under a cover dropped (``CoveredPieces``)."""
+        if not self.covered:
+            return det
+        spaces = self.covered.apply(det.spaces)
+        return det if spaces == det.spaces else replace(det, spaces=spaces)
 
     def _count_labels(self, raw: np.ndarray, maps: ForegroundMaps) -> np.ndarray:
         """Owner labels (``raw``) kept where connected to a sure pixel of their colour (``grow_pieces``), for counting."""

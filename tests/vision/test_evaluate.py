@@ -116,6 +116,18 @@ def test_a_fortress_hidden_under_a_house_is_right_with_the_state_only_where_the_
     assert hidden_under_of(load_layout("china-a")) == hides and hidden_under_of(load_layout("great-wall")) == {}
 
 
+def test_a_fortress_read_under_a_house_where_the_state_has_none_is_right_with_the_state_only():
+    fort, house, blue = Piece("neutral", "fortress"), Piece("red", "house"), Piece("blue", "house")
+    t = truth(pieces={"a": [house], "b": [house], "c": [], "d": [blue]})
+    # a: a fortress read under the house (a live reader that saw the site empty drops it); b: read right;
+    # c: a bare fortress read on an empty site (no cover: an error); d: another colour too (still an error)
+    got = [res("a", fort, house), res("b", house), res("c", fort), res("d", fort, house)]
+    s = score_frame(t, got, ("a", "b", "c", "d"), hidden_under={fort: frozenset({"house"})})
+    assert s.right == 1 and s.from_state == ("a",)
+    assert s.confusions == Counter({(NONE, "neutral:fortress"): 1, ("blue:house", "red:house"): 1})
+    assert score_frame(t, got, ("a", "b", "c", "d")).from_state == ()  # a game that names no hidden piece
+
+
 def test_a_marker_the_rules_never_move_is_right_with_the_state_whatever_is_read_there():
     """Cheops' dot scarabs (``Game.fixed_spaces``): missed, misread or flagged there, the referee keeps the
     state's marker; elsewhere the same misreading stays an error."""
