@@ -32,6 +32,7 @@ from typing import Mapping, Sequence
 from scorer.core.types import Piece
 from vision.detection import SpaceResult
 from vision.layout import Layout
+from vision.space_classifier import ClassifierError, heads_for
 
 
 class CoveredPieces:
@@ -44,8 +45,6 @@ class CoveredPieces:
     @classmethod
     def for_layout(cls, layout: Layout) -> "CoveredPieces":
         """The bases of ``layout``: in every single-choice head, a neutral piece a player's piece may stand on."""
-        from vision.space_classifier import ClassifierError, heads_for
-
         try:
             heads = heads_for(layout)
         except ClassifierError:  # a space kind the learned classifier cannot describe: then none
