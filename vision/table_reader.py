@@ -5,7 +5,8 @@ light correction and foreground (``foreground``), colour classes (``colour_class
 (``occlusion``, its hand vetoed by a learned outline: ``hand_network``), counting (``counting``), and a
 cheap "did anything move" test (``change``). Spaces under a hand are reported occluded and never read. With a
 ``SpaceClassifier`` the counting step is replaced by the learned per-space classifier (``space_classifier``, on
-crops cut by ``space_crops``); everything before it, the hand test included, is the same.
+crops cut by ``space_crops``); everything before it, the hand test included, is the same. Last, a fortress read
+under a house is kept only where this reader saw it before the house went on (``covered_pieces``).
 """
 
 from __future__ import annotations
