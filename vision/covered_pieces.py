@@ -29,6 +29,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Mapping, Sequence
 
+from scorer.core.hidden import HiddenUnder
 from scorer.core.types import Piece
 from vision.detection import SpaceResult
 from vision.layout import Layout
@@ -36,9 +37,9 @@ from vision.space_classifier import ClassifierError, heads_for
 
 
 class CoveredPieces:
-    """``bases``: a neutral piece -> the kinds that may stand on it and hide it."""
+    """``bases``: a neutral piece -> the kinds that may stand on it and hide it (as ``Game.hidden_under``)."""
 
-    def __init__(self, bases: Mapping[Piece, frozenset[str]]):
+    def __init__(self, bases: HiddenUnder):
         self.bases = dict(bases)
         self._seen: dict[str, frozenset[Piece]] = {}  # space -> the bases last seen there
 
@@ -70,9 +71,11 @@ class CoveredPieces:
     def apply(self, spaces: Sequence[SpaceResult]) -> tuple[SpaceResult, ...]:
         """``spaces`` with each base read under a cover dropped where the space was last seen without it;
         remembers what each readable space shows."""
+        if not self.bases:
+            return tuple(spaces)
         out = []
         for r in spaces:
-            if r.occluded or r.unsure or not self.bases:
+            if r.occluded or r.unsure:
                 out.append(r)
                 continue
             pieces = dict(r.pieces)
@@ -94,8 +97,7 @@ class CoveredPieces:
         return tuple(out)
 
 
-def seen_before(content: Mapping[Piece, int], expected: Mapping[Piece, int],
-                bases: Mapping[Piece, frozenset[str]]) -> Counter[Piece]:
+def seen_before(content: Mapping[Piece, int], expected: Mapping[Piece, int], bases: HiddenUnder) -> Counter[Piece]:
     """``content`` (one space's reading) as a live reader that saw the space as ``expected`` before would
     report it: a base read under a cover beyond what ``expected`` holds dropped. For ``tableref vision eval``'s
     figures "with the state", which take each frame's truth as what the reader saw there before."""

@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from classifier_testkit import AlteredClassifier
 from scorer.core.types import Board, Piece
 from vision.covered_pieces import CoveredPieces, seen_before
 from vision.detection import SpaceResult
@@ -74,27 +75,19 @@ def test_seen_before_drops_a_base_under_a_cover_beyond_what_was_there():
     assert seen_before({FORT: 1, HOUSE: 1}, {}, {}) == Counter({FORT: 1, HOUSE: 1})
 
 
-class _SeesFortresses:
+class _SeesFortresses(AlteredClassifier):
     """The committed classifier, made to read a fortress under every lone house it sees (as the site
     network did on a photoreal table whose houses' dark walls looked like a fortress's rim)."""
 
-    def __init__(self, inner: SpaceClassifier):
-        self.inner = inner
-        self.heads, self.crops, self.owners = inner.heads, inner.crops, inner.owners
-
-    def check(self, layout) -> None:
-        self.inner.check(layout)
-
-    def forward(self, kind: str, blob: np.ndarray) -> np.ndarray:
-        out = self.inner.forward(kind, blob)
+    def alter(self, kind: str, out: np.ndarray) -> np.ndarray:
         if kind != "site":
             return out
         classes = self.heads["site"].classes
         for row in out:
             pieces = classes[int(np.argmax(row))]
             if len(pieces) == 1 and pieces[0].kind == "house":
-                row[classes.index(tuple(sorted((FORT, pieces[0]), key=lambda p: (p.owner != "neutral", p.kind))))] \
-                    = row.max() + 20.0  # beyond the enrolment raises (at most 6)
+                # (the neutral piece first, as heads_for orders a two-piece class); beyond the enrolment raises (at most 6)
+                row[classes.index((FORT, pieces[0]))] = row.max() + 20.0
         return out
 
 

@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from classifier_testkit import AlteredClassifier
 from scorer.core.types import Board, Piece
 from vision.enrolment import TableModel, enrolment_plan
 from vision.enrolment_margins import (EMPTY_MARGIN, MARGIN, MOST, Raises, class_raises, class_rivals, enrolment_samples,
@@ -90,21 +91,15 @@ def test_samples_are_the_photos_spaces_with_what_lay_there():
     assert [c for _, c in samples] == [1, 0]
 
 
-class _Biased:
+class _Biased(AlteredClassifier):
     """The committed classifier, made to see a fortress under every house on this table (as a
     network trained on other tables did on a photoreal one)."""
 
     def __init__(self, inner: SpaceClassifier, bias: float):
-        self.inner, self.bias = inner, bias
-        self.heads, self.crops, self.owners = inner.heads, inner.crops, inner.owners
-        head = inner.heads["site"]
-        self.under = np.array([len(c) == 2 for c in head.classes])
+        super().__init__(inner)
+        self.bias = bias
 
-    def check(self, layout) -> None:
-        self.inner.check(layout)
-
-    def forward(self, kind: str, blob: np.ndarray) -> np.ndarray:
-        out = self.inner.forward(kind, blob)
+    def alter(self, kind: str, out: np.ndarray) -> np.ndarray:
         if kind == "site":
             lone = out.copy()
             for c, cls in enumerate(self.inner.heads["site"].classes):

@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from classifier_testkit import AlteredClassifier
 from scorer.core.types import Board, Piece
 from vision.counting import SpaceCount
 from vision.render import Conditions, render
@@ -53,19 +54,11 @@ def test_only_one_held_piece_counted_surely_replaces_the_networks_empty():
     assert all(out[i] is counts[i] for i in (1, 2, 3, 4))  # 4: not a candidate
 
 
-class _Blind:
+class _Blind(AlteredClassifier):
     """The committed classifier, made to read every site empty (as the network did for one
     photoreal table's blurred dark blue houses)."""
 
-    def __init__(self, inner: SpaceClassifier):
-        self.inner = inner
-        self.heads, self.crops, self.owners = inner.heads, inner.crops, inner.owners
-
-    def check(self, layout) -> None:
-        self.inner.check(layout)
-
-    def forward(self, kind: str, blob: np.ndarray) -> np.ndarray:
-        out = self.inner.forward(kind, blob)
+    def alter(self, kind: str, out: np.ndarray) -> np.ndarray:
         if kind == "site":
             out = np.zeros_like(out)
             out[:, self.heads["site"].classes.index(())] = 20.0
