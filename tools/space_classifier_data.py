@@ -39,6 +39,7 @@ from vision.space_classifier import Head
 from vision.space_crops import CropSpec, crops_by_kind, evidence_map
 from vision.table_reader import TableReader
 
+DARK_NEUTRAL = 100  # a neutral piece kind whose nominal colour has no channel above this is dark (China's fortress)
 Samples = dict[str, tuple[list[np.ndarray], list[np.ndarray]]]  # space kind -> (crops, targets)
 
 
@@ -87,9 +88,11 @@ def randomised_layout(layout: Layout, rng: np.random.Generator) -> Layout:
     for k, spec in layout.pieces.items():
         size = tuple(float(v * rng.uniform(0.75, 1.25)) for v in spec.size)
         rgb = spec.rgb
-        if spec.neutral and rgb:
+        if spec.neutral and rgb and max(rgb) <= DARK_NEUTRAL:  # a dark neutral piece (China's fortress): any dark grey
             g = rng.uniform(15, 70)
             rgb = tuple(int(np.clip(g + rng.normal(0, 6), 0, 255)) for _ in range(3))
+        elif spec.neutral and rgb:  # a coloured one (Cheops' scarabs) is told by its colour: jittered as a player's
+            rgb = _jitter_rgb(rgb, rng)
         pieces[k] = dataclasses.replace(spec, size=size, height=float(spec.height * rng.uniform(0.75, 1.25)), rgb=rgb)
     paper = _jitter_rgb((226, 214, 184), rng, 40.0, (0.3, 1.4))
     paper = tuple(int(max(120, c)) for c in paper)

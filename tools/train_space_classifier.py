@@ -42,8 +42,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # space kind -> crop (mm of board, pixels): wide enough for the space and its pieces leaning in an
 # oblique view, at about the frame's own resolution (0.6-0.8 px per mm)
 SPECS = {"site": (60.0, 48), "dragon": (96.0, 64),  # China
-         "district": (128.0, 80), "province-space": (128.0, 80), "city": (84.0, 64), "cloister": (48.0, 40)}  # Ming
-PHOTOREAL_TUNE = {"china-a": "evalsets/photoreal-china-a/tune"}  # the committed photoreal tuning split, per board
+         "district": (128.0, 80), "province-space": (128.0, 80), "city": (84.0, 64), "cloister": (48.0, 40),  # Ming
+         "pyramid": (56.0, 48)}  # Cheops (--heads scarab)
+PHOTOREAL_TUNE = {"china-a": "evalsets/photoreal-china-a/tune", "cheops": "evalsets/photoreal-cheops/tune"}  # the committed photoreal tuning split, per board
 RENDER, PHOTOREAL = 0, 1  # source tags
 
 
@@ -80,12 +81,11 @@ def build_data(args: argparse.Namespace) -> dict:
     photoreal sets are cached apart (``args.cache`` and its ``-photoreal`` twin), so adding a
     photoreal set does not render everything again."""
     from vision.layout import load_layout
-    from vision.space_classifier import heads_for
     from vision.space_crops import CropSpec
     from tools.space_classifier_data import collect, load_frame_set, rendered_tables, stack
 
     layout = load_layout(args.board)
-    heads = heads_for(layout)
+    heads = heads_of(args.heads, layout)
     specs = {k: CropSpec(*SPECS[k]) for k in heads}
     cache = Path(args.cache)
 
@@ -123,6 +123,8 @@ def build_data(args: argparse.Namespace) -> dict:
     if args.positions != "layout":  # (caches made before positions could be chosen stay valid)
         rkey["positions"] = args.positions
     pkey = {k: getattr(args, k) for k in ("board", "photoreal", "val_photoreal")}
+    if args.heads != "space":
+        rkey["heads"] = pkey["heads"] = args.heads
     data = {**_cached(cache, rkey, render_part),
             **_cached(cache.with_name(cache.stem + "-photoreal.npz"), pkey, photo_part)}
     out = {}
@@ -133,6 +135,18 @@ def build_data(args: argparse.Namespace) -> dict:
         for split in ("val_render", "val_photo"):
             out[f"{kind}/{split}/x"], out[f"{kind}/{split}/y"] = data[f"{kind}/{split}/x"], data[f"{kind}/{split}/y"]
     return out
+
+
+def heads_of(which: str, layout) -> dict:
+    """The networks to train: the space classifier's (``space``, ``heads_for``) or Cheops' scarab
+    network's (``scarab``, ``vision.scarab_network.scarab_heads``)."""
+    if which == "scarab":
+        from vision.scarab_network import scarab_heads
+
+        return scarab_heads(layout)
+    from vision.space_classifier import heads_for
+
+    return heads_for(layout)
 
 
 # ------------------------------------------------------------------ model
@@ -266,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="model folder (default: vision/models/space_classifier for china-a, else "
                                   "vision/models/space_classifier-<board>, the folder the reader loads for it)")
     ap.add_argument("--board", default="china-a")
+    ap.add_argument("--heads", choices=("space", "scarab"), default="space",
+                    help="the space classifier's networks, or the scarab network's (vision.scarab_network: Cheops' "
+                         "pyramid, a scarab of each colour, nothing or a tile; model vision/models/scarab_network)")
     ap.add_argument("--positions", choices=("layout", "game", "mix"), default="layout",
                     help="the rendered tables' boards: from the layout's holds (vision.scenes.random_board), from random "
                          "games (game_position), or half each")
@@ -302,6 +319,10 @@ def main(argv: list[str] | None = None) -> int:
         from vision.space_classifier import DEFAULT_MODEL, own_model_dir
 
         args.out = str(DEFAULT_MODEL if args.board == "china-a" else own_model_dir(args.board))
+        if args.heads == "scarab":
+            from vision.scarab_network import MODEL_DIR
+
+            args.out = str(MODEL_DIR)
     if any("heldout" in Path(p).parts for p in photoreal_sets(args.photoreal)):
         raise SystemExit("the held-out split is never used for training")
     data = build_data(args)
@@ -310,12 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from vision.layout import load_layout
-    from vision.space_classifier import FORMAT, heads_for
+    from vision.space_classifier import FORMAT
     from vision.space_crops import channels
 
     torch.set_num_threads(args.threads)
     layout = load_layout(args.board)
-    heads = heads_for(layout)
+    heads = heads_of(args.heads, layout)
     from vision.enrolment import piece_types
 
     owners = tuple(sorted({str(p.owner) for p in piece_types(layout)}))

@@ -35,6 +35,7 @@ FORMAT = "tableref-space-classifier/1"
 MODELS = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = MODELS / "space_classifier"  # China's (china-a; china-b has the same pieces and space kinds)
 SEVERAL_FIT = 3.0  # a piece kind whose footprint fits this many times in a space is counted there
+STAND_IN = Piece("neutral", "tile")  # a head's one class for several printed kinds (``Head.stands_in``)
 MAX_COUNT = 6  # most pieces of one owner counted on one space, unless the layout says (piece ``per_space``)
 
 
@@ -45,13 +46,16 @@ class ClassifierError(CalibrationError):
 @dataclass(frozen=True)
 class Head:
     """What the network of one space kind outputs. ``single``: one softmax over ``classes``
-    (each a tuple of pieces). ``counts``: one softmax of 0..``max_count`` per piece in ``groups``."""
+    (each a tuple of pieces). ``counts``: one softmax of 0..``max_count`` per piece in ``groups``.
+    ``stands_in``: piece kinds that a single class names as one stand-in piece, ``STAND_IN`` (a printed
+    tile, whichever it is: its face tells which, not the network; ``vision.scarab_network``)."""
 
     space_kind: str
     mode: str  # "single" | "counts"
     classes: tuple[tuple[Piece, ...], ...] = ()
     groups: tuple[Piece, ...] = ()
     max_count: int = MAX_COUNT
+    stands_in: tuple[str, ...] = ()
 
     @property
     def outputs(self) -> int:
@@ -61,7 +65,7 @@ class Head:
         """Training target of a space holding ``pieces``: the class index (single, shape (1,)) or
         a count per group (counts, shape (groups,)); None when the head cannot say it."""
         if self.mode == "single":
-            key = tuple(sorted(pieces, key=_piece_key))
+            key = tuple(sorted((STAND_IN if p.kind in self.stands_in else p for p in pieces), key=_piece_key))
             try:
                 return np.array([self.classes.index(key)], np.int64)
             except ValueError:
@@ -92,6 +96,8 @@ class Head:
         out: dict[str, object] = {"space_kind": self.space_kind, "mode": self.mode}
         if self.mode == "single":
             out["classes"] = [[_name(p) for p in c] for c in self.classes]
+            if self.stands_in:
+                out["stands_in"] = list(self.stands_in)
         else:
             out["groups"] = [_name(p) for p in self.groups]
             out["max_count"] = self.max_count
@@ -100,7 +106,8 @@ class Head:
     @classmethod
     def from_json(cls, d: Mapping[str, object]) -> "Head":
         if d["mode"] == "single":
-            return cls(str(d["space_kind"]), "single", tuple(tuple(_piece(s) for s in c) for c in d["classes"]))  # type: ignore[union-attr]
+            return cls(str(d["space_kind"]), "single", tuple(tuple(_piece(s) for s in c) for c in d["classes"]),  # type: ignore[union-attr]
+                       stands_in=tuple(str(k) for k in d.get("stands_in", ())))  # type: ignore[union-attr]
         return cls(str(d["space_kind"]), "counts", groups=tuple(_piece(s) for s in d["groups"]),  # type: ignore[union-attr]
                    max_count=int(d["max_count"]))  # type: ignore[arg-type]
 
