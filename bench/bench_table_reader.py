@@ -110,6 +110,7 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
     from vision.card_rows import is_card_layout
     from vision.evaluate import watched_frame
     from vision.hand_network import committed_hand_network
+    from vision.scarab_network import scarab_heads
     from vision.render_conditions import SKIN_TONES, Hand
 
     cv2.setNumThreads(1)
@@ -126,6 +127,8 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
         model_from_photos(layout, empty, pieces, {s: p for s, p in plan_items(layout)})
     rng = np.random.default_rng(3)
     unmoved, moved_ms, full, full_kept, full_lost, hand_net, hand_alone = [], [], [], [], [], [], []
+    look_alone: list[float] = []  # Cheops: a full read without the scarab network (vision.scarab_network)
+    scarabs = bool(scarab_heads(layout))
     kept = reader_for_layout(layout, model, classifier=classifier)  # one reader for every board: its registration kept
     partial = same = same_kept = 0
     clean = dataclasses.replace(cam, noise_sigma=0.0, jpeg_quality=None)
@@ -151,6 +154,9 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
         lost.registrar.expect(None, None)  # a bumped camera: the markers looked for in the whole frame
         t0 = time.perf_counter(); lost.read(a, detail=sa); full_lost.append(time.perf_counter() - t0)
         t0 = time.perf_counter(); reader.read(a, detail=sa); full.append(time.perf_counter() - t0)
+        if scarabs:
+            alone = reader_for_layout(layout, model, classifier=classifier, scarab_network=None)
+            t0 = time.perf_counter(); alone.read(a, detail=sa); look_alone.append(time.perf_counter() - t0)
         t0 = time.perf_counter(); d = kept.read(a, detail=sa); t = time.perf_counter() - t0
         if r and not d.reused and d.partial is None:  # (the first board registers it)
             full_kept.append(t)
@@ -180,6 +186,8 @@ def _speed(layout, rounds: int, reader_kind: str = "table", positions: str = "la
     print(f"  one piece moved  {ms(moved_ms)}   ({partial}/{rounds} read in part; {same}/{rounds} equal to a full read, "
           f"{same_kept}/{rounds} with the unmoved part's pixels as before)")
     print(f"  full read        {ms(full)}   (a new reader: the markers looked for where the enrolment photo had them)")
+    if look_alone:
+        print(f"  ... without net  {ms(look_alone)}   (the same frames, the scarabs by the look alone: vision.scarab_network)")
     print(f"  full read, moved {ms(full_lost)}   (a new reader, no pose known: the markers looked for in the whole frame, "
           f"as after a bump)")
     if hand_net:

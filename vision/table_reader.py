@@ -37,6 +37,7 @@ from vision.layout import Layout
 from vision.covered_pieces import CoveredPieces
 from vision.limited_pieces import Placements
 from vision.hand_network import HandNetwork, committed_hand_network
+from vision.scarab_network import ScarabNetwork
 from vision.occlusion import Occlusion, OcclusionFinder
 from vision.registration import Registrar, Registration
 from vision.second_look import adopt, missed_spaces
@@ -71,7 +72,7 @@ class TableReader:
     def __init__(self, layout: Layout, model: TableModel | None = None, *,
                  clock: Callable[[], float] = time.monotonic, registrar: Registrar | None = None,
                  classifier: SpaceClassifier | None | str = "committed",
-                 hand_network: HandNetwork | None | str = "committed"):
+                 hand_network: HandNetwork | None | str = "committed", scarab_network: str | None = "committed"):
         self.layout = layout
         if model is None:
             ref = default_calibration(layout, PX_PER_MM).reference
@@ -107,6 +108,10 @@ class TableReader:
         # told apart by face (vision/counted_faces.py); None: no such pieces, or none enrolled
         self.faces = CountedFaces(layout, model.faces, self.s, self.space_of, self.colours.owners, model.sizes) or None
         self._all_by_look = self.appearance is not None and len(self.appearance.indices) == len(layout.spaces)
+        # what the look reads on Cheops' pyramid spaces asked of a network too (vision.scarab_network); None: no such
+        # spaces, no model, or turned off (``scarab_network=None``)
+        self.scarabs = (ScarabNetwork.for_reader(layout, self.space_masks, model.reference, self.s, self.colours)
+                        if self.appearance is not None and scarab_network == "committed" else None)
         # a crowd of pieces takes its light from around it, a hand-sized one does not (it is a hand) -- but
         # a board read all by look is covered with printed tiles, tinted as a whole (Cheops): any size is tiles
         self.light = LightNormaliser(model.reference, model.px_per_mm,
@@ -268,7 +273,8 @@ class TableReader:
         if loose.sum() > PARTIAL_HAND_SHARE * self.occlusion.piece_px:
             return None
         self._explained = seen.explained
-        return self._partial_detection(redo, seen.counts, reg, thumb, at, t0, t_reg)
+        counts = seen.counts if self.scarabs is None else self.scarabs.apply(seen.counts, corrected, maps, redo, (x0, y0))
+        return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)
 
     def _with_faces_part(self, frame: np.ndarray, redo: np.ndarray, counts: dict, corrected: np.ndarray,
                          raw: np.ndarray, origin: tuple[int, int],
@@ -470,6 +476,8 @@ class TableReader:
         self._placements = self.counter.placed if labels is not None and self.classifier is None else None
         if seen is not None:
             counts = {**counts, **seen.counts}
+            if self.scarabs is not None:
+                counts = self.scarabs.apply(counts, corrected, maps, [i for i in seen.counts if i not in occ.spaces])
         face_unsure: set[int] = set()
         if self.faces is not None:  # a printed piece counted as a plain one of its colour: which it is, by face
             counts, face_unsure = self.faces.apply(counts, corrected, raw, view=frame_view(frame, reg, self._still))

@@ -42,3 +42,12 @@ def enrolled_table():
     """``enrolled_table(layout, camera, folder)``: a table enrolled from two rendered photos, saved
     and loaded back (``_enrolled_table``)."""
     return _enrolled_table
+
+
+@pytest.fixture
+def look_alone(monkeypatch):
+    """Cheops read by the look alone, without the scarab network (``vision.scarab_network``): for the tests of
+    what the look itself does; the network's own are in test_scarab_network.py."""
+    from vision.scarab_network import ScarabNetwork
+
+    monkeypatch.setattr(ScarabNetwork, "for_reader", classmethod(lambda cls, *a, **k: None))

@@ -26,7 +26,7 @@ def _made_up_on_the_pyramid() -> list[str]:
     return [s for s, r in got.items() if s.startswith("r") and not truth.content(s) and not r.occluded and r.pieces]
 
 
-def test_a_blurred_frames_print_lines_are_no_pale_scarabs(monkeypatch):
+def test_a_blurred_frames_print_lines_are_no_pale_scarabs(monkeypatch, look_alone):
     assert len(_made_up_on_the_pyramid()) <= 1  # r4c2 still: a phantom of another kind of evidence
     monkeypatch.setattr(plain_kinds.PlainKinds, "board_lightness", lambda self, blur: None)  # the board as enrolled
     assert len(_made_up_on_the_pyramid()) >= 15

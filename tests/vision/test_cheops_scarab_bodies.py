@@ -53,12 +53,12 @@ def _read() -> tuple[dict[str, dict | None], object]:
     return {s: (None if r.occluded else dict(r.pieces)) for s, r in got.items()}, truth
 
 
-def test_scarabs_showing_their_colour_on_a_part_only_are_read_by_their_body():
+def test_scarabs_showing_their_colour_on_a_part_only_are_read_by_their_body(look_alone):
     read, truth = _read()
     assert [s for s in FOUND_BY_BODY if read[s] != dict(truth.content(s))] == []
 
 
-def test_without_the_body_they_are_missed_and_with_it_nothing_is_made_up(monkeypatch):
+def test_without_the_body_they_are_missed_and_with_it_nothing_is_made_up(monkeypatch, look_alone):
     with_body, truth = _read()
     monkeypatch.setattr(plain_kinds.PlainKinds, "_coloured_body", lambda *a, **k: None)
     without, _ = _read()
