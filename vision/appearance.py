@@ -18,8 +18,12 @@ six colours) is read here instead, space by space, from what enrolment learned o
    marker) by size alone (``vision.sole_kind``); where the colour says too little, by the pieces'
    bodies (``vision.heap_bodies``, ``sole_kind.body_kind``);
 3. a space mostly covered by something no face matches sure is *not sure*: left unread (the
-   caller reports it occluded) rather than guessed; a space with neither is empty. A model that
-   was not enrolled (no faces, no colours) reads none of these spaces.
+   caller reports it occluded) rather than guessed -- unless the coverage already says a tile lies
+   there and one face, matched at ``LIKE_A_FACE`` or better, leads every other kind by
+   ``TILE_MARGIN``: then which tile is told by the lead, not by ``faces.MIN_SCORE`` (a sure score is
+   for "a face at all"). Its pixels stay the hand test's evidence, as an unread tile's (a hand over a
+   tile can match a face this well, ``vision.unread_tiles``). A space with neither is empty. A model
+   that was not enrolled (no faces, no colours) reads none of these spaces.
 
 The caller (``TableReader``) masks the explained pixels (matched tiles, minus what disagrees with
 the face: a finger; scarab-sized blobs) out of the foreground before its hand test (``masked``),
@@ -60,6 +64,7 @@ BOARD_SHOWS = 0.7  # ... and no tile is looked for where the board's print match
 SCARAB_MIDDLE, SCARAB_RIM = 0.6, 0.1  # ... nor where this much of the middle differs and no more of the rim (a scarab)
 MIDDLE_MM, RIM_MM = 7.0, 5.0  # the middle: this far inside the space's inner part; the rim: within this of its edge
 COVERED = 0.8  # share of a space's inner part that differs from the empty board: something tile-sized is there
+TILE_MARGIN = 0.1  # on a space a tile covers, a face matched at LIKE_A_FACE that leads every other kind by this is that tile
 TILES_AROUND = 0.5  # share of the board around a space under matched tiles: they may bend the light measured there
 INNER_MM = 4.0  # the inner part: the space shrunk by this much
 SKIN_NEAR_MM = 25.0  # a plain piece's blob this near a hand (a finger's length) ...
@@ -230,9 +235,12 @@ class AppearanceStep:
                     continue
             if m.piece is None:
                 if covered >= COVERED or (m.score >= LIKE_A_FACE and covered >= LIKE_COVERED):  # a tile: which, not sure
-                    unsure.add(i)
                     tiled.add(i)
                     self._fill_outline(unread_tiles, printed[0].kind, centre, UNREAD_TILE_MM)
+                    if m.best is not None and m.score >= LIKE_A_FACE and m.score - m.second >= TILE_MARGIN:
+                        counts[i] = SpaceCount(Counter({m.best: 1}), round(m.score, 3))  # not explained: see 3. above
+                        continue
+                    unsure.add(i)
                     if m.score < LIKE_A_FACE:
                         doubtful.append(i)  # only the share covered says "tile": looked at again below
                 continue  # else: no tile (a scarab, read below)
