@@ -59,6 +59,7 @@ class LightNormaliser:
         self.small_size = (max(1, w // BLOCK), max(1, h // BLOCK))
         self.ref_small = cv2.resize(reference, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
         self.field: np.ndarray | None = None  # per cell and channel (float32); None before a frame
+        self.light: np.ndarray | None = None  # the last frame's light field per cell (what ``field`` divides out)
 
     def correct(self, rect: np.ndarray) -> np.ndarray:
         small = cv2.resize(rect, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
@@ -94,6 +95,7 @@ class LightNormaliser:
             lum8 = cv2.inpaint(lum8, coloured, 3, cv2.INPAINT_TELEA)
         lum8 = cv2.medianBlur(lum8, FIELD_MEDIAN)
         field = np.maximum(cv2.GaussianBlur(lum8.astype(np.float32) / 100.0, (0, 0), 1.0), 0.05)
+        self.light = field
         inv = (1.0 / field)[..., None] / wb[None, None, :].astype(np.float32)
         self.field = inv.astype(np.float32)
         return cv2.multiply(rect, self.gain(), dtype=cv2.CV_8U)

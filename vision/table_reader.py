@@ -30,7 +30,8 @@ from vision.detail_still import Detail, DetailStill, frame_view
 from vision.detection import Detection, Mode, SpaceResult
 from vision.enrolment import TableModel, camera_centre, check_model, nominal_model_for
 from vision.enrolment_margins import table_raises
-from vision.foreground import TINTED_PIECES_MM2, Foreground, ForegroundMaps, LightNormaliser, grow_pieces
+from vision import bright_bands
+from vision.foreground import BLOCK, TINTED_PIECES_MM2, Foreground, ForegroundMaps, LightNormaliser, grow_pieces
 from vision.frame_blur import BlurMeter
 from vision.hand_evidence import masked as masked_for_hands
 from vision.layout import Layout
@@ -120,6 +121,7 @@ class TableReader:
         self._reach = np.array([sp.radius if sp.radius is not None else
                                 max(np.hypot(x - sp.centre[0], y - sp.centre[1]) for x, y in sp.polygon) for sp in layout.spaces])
         self.change = ChangeWatcher(layout.size)
+        self._space_cells = bright_bands.space_cells(self.space_masks, BLOCK, self.light.small_size[::-1])
         self._owner_colours = [model.colours[o].mean(axis=0) for o in self.colours.owners]
         self._last: Detection | None = None
         self._maps: tuple | None = None
@@ -490,6 +492,10 @@ class TableReader:
                 spaces.append(SpaceResult(sp.id, (), 0.0, unsure=True))
                 continue
             spaces.append(self._space_result(i, counts.get(i)))
+        # bare spaces under a bright band: an arm the light field divided out (vision.bright_bands)
+        spaces, lifted = bright_bands.lifted_results(spaces, self.light.light, BLOCK / self.s, self._space_cells)
+        if lifted:
+            occ = Occlusion(occ.mask | bright_bands.mask_of(self.space_masks, lifted, occ.mask.shape), occ.spaces | lifted)
         t_end = time.perf_counter()
         return Detection(at, self.mode, reg, tuple(spaces), tuple(off), {
             "registration": (t_reg - t0) * 1e3, "rectify": (t_rect - t_reg) * 1e3, "classify": (t_cls - t_rect) * 1e3,

@@ -3,7 +3,8 @@ git-ignored tuning set, with its table's empty and enrolment photos), read as ``
 them (a uniquely named helper module, for test_cheops_pale_pyramid.py, test_cheops_arm_read_as_scarabs.py,
 test_dark_noisy_hand.py, test_dark_hand_light.py, test_marker_squares_photoreal.py,
 test_tag_patterns.py, test_cheops_dot_markers.py, test_piece_lines.py, test_cheops_scarab_bodies.py,
-test_scarab_network_photoreal.py, test_cheops_tile_by_lead.py)."""
+test_scarab_network_photoreal.py, test_cheops_tile_by_lead.py,
+test_cheops_pale_arm_light.py)."""
 
 from __future__ import annotations
 

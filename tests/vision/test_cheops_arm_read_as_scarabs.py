@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 import vision.appearance as appearance
+import vision.bright_bands as bright_bands
 from kept_frames_testkit import read_kept_frame
 from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
@@ -44,13 +45,22 @@ def test_a_forearm_read_as_scarabs_is_not_read_through() -> None:
 
 
 def test_without_the_skin_test_the_forearm_is_read_through(monkeypatch) -> None:
-    """The frame needs it: with the blobs never taken for skin, the forearm is read through. (7 spaces until
+    """The frame needs it: with the blobs never taken for skin (and no bright-band test), the forearm is read through. (7 spaces until
     the frame's registration by its print took the pose refined without the whole board's shift, which lays its
     print better: 20 spaces wrong instead of 22, and 3 read through without the skin test;
     test_registration_repeating_print.py.)"""
     monkeypatch.setattr(appearance, "SKIN_SPACES", 10 ** 6)
+    monkeypatch.setattr(bright_bands, "BAND_SHARE", 0.0)
     through, _ = _read_through()
     assert len(through) >= 3
+
+
+def test_the_bright_band_test_alone_holds_the_forearm_too(monkeypatch) -> None:
+    """Without the skin test the spaces it read through are bare spaces under a band the light field took for light
+    (``vision.bright_bands``, made for another frame, photoreal Cheops seed 95 t02-001): two tests, each enough."""
+    monkeypatch.setattr(appearance, "SKIN_SPACES", 10 ** 6)
+    through, _ = _read_through()
+    assert through == []
 
 
 W, H = 320, 240  # mm = px
