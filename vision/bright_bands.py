@@ -84,6 +84,8 @@ def lifted_results(results: list, light: np.ndarray | None, cell_mm: float,
     and their indices. ``light``: the light field (``LightNormaliser.light``; None: no frame yet)."""
     if light is None or BAND_SHARE <= 0:
         return results, set()
+    if float(light.max()) < 0.9 * LEVEL_SHARE * float(np.median(light)):  # (0.9: the median filter and 2.5 % steps)
+        return results, set()  # nothing lit enough (most frames): ``lift`` would be 1 everywhere
     bare = [i for i, r in enumerate(results) if not (r.occluded or r.unsure or r.pieces)]
     lifted = lifted_spaces(lift(light, cell_mm), cells, bare, BAND_SHARE)
     return [replace(r, pieces=(), confidence=0.0, occluded=True) if i in lifted else r
