@@ -10,8 +10,9 @@ about n times as long as one. What one measures, shadow and blur included, is ta
 the median length of the body of a single piece read on a space for one (a pyramid's scarab, the
 same kind of body). A body that reaches the edge of the box looked at is not a heap's (light bent
 across the table's edge, a hand, a tile pushed over), a pile is not a line, and a white scarab on
-white paper shows no body: the colour's count then stands. Nothing here
-names a game: which spaces hold heaps of one kind comes from the layout's ``holds``.
+white paper shows no body: the colour's count then stands. The body count is low by nature (a line of n is n - 1
+entry pitches and one body long, and a body, shadow and blur included, is longer than a pitch), so the reader keeps
+the larger of the two (``plain_kinds.HEAP_AT_LEAST_COLOUR``). Nothing here names a game: which spaces hold heaps of one kind comes from the layout's ``holds``.
 """
 
 from __future__ import annotations
