@@ -37,9 +37,10 @@ TOUCHED = 0.25  # ... and every space with this share of its cells in it lies un
 
 
 def lift(light: np.ndarray, cell_mm: float) -> np.ndarray:
-    """Per light-field cell (``light``: the light field, ``LightNormaliser.light``; cells ``cell_mm`` wide) how many times it is
-    lit the more lit of the two cells ``SIDES_MM`` away on either side of it, in the direction that gives most (1 or
-    less: not lit more than both sides); 1 where it is lit less than ``LEVEL_SHARE`` times the board's median light.
+    """Per light-field cell (``light``: the light field, ``LightNormaliser.light``; cells ``cell_mm`` wide) how many
+    times it is lit the more lit of the two cells ``SIDES_MM`` away on either side of it, in the direction that gives
+    most (1 or less: not lit more than both sides); 1 where it is lit less than ``LEVEL_SHARE`` times the board's
+    median light.
     The light's median over ``MEDIAN_CELLS`` is taken first (a piece is not light, nor is a sample that falls on one)."""
     log = np.log(np.maximum(light, 1e-3))
     q = np.clip(np.round(log * LOG_STEPS + 128), 0, 255).astype(np.uint8)
@@ -102,13 +103,14 @@ def mask_of(masks: Sequence[tuple[tuple[int, int, int, int], np.ndarray]], space
     return out
 
 
-def lifted_spaces(lift: np.ndarray, cells: Sequence[tuple[np.ndarray, np.ndarray]], bare: Iterable[int],
+def lifted_spaces(lifted: np.ndarray, cells: Sequence[tuple[np.ndarray, np.ndarray]], bare: Iterable[int],
                   share: float = BAND_SHARE) -> set[int]:
     """The spaces a bright band covers that something the light correction divided out lies over: a space read
     ``bare`` (indices into ``cells``) with ``COVERED`` of its cells lit ``share`` times the light round them
-    (``lift``: ``lift``) proves the band an object; every space with ``TOUCHED`` of its cells in that band is
-    under it too (the band grown by the median's reach), whatever it was read as (an arm's edge over bare fill read as a yellow scarab: seed 95 t02-001)."""
-    band = (lift >= np.float32(share)).astype(np.uint8)
+    (``lifted``: what ``lift`` gives) proves the band an object; every space with ``TOUCHED`` of its cells in that
+    band is under it too (the band grown by the median's reach), whatever it was read as (an arm's edge over bare
+    fill read as a yellow scarab: seed 95 t02-001)."""
+    band = (lifted >= np.float32(share)).astype(np.uint8)
     if not band.any():
         return set()
     n, parts = cv2.connectedComponents(band, connectivity=8)

@@ -33,8 +33,8 @@ PRESENT = 0.45  # of a plain kind's apparent area: at least one piece
 MIXED_PRESENT = 1.0  # ... in several kinds' colours together (``mixed_piece``): a whole piece's worth
 LEAN_PER_HEIGHT, GROW_MM = 0.8, 4.0  # a piece's blob reaches this share of its height (+ this) out of its space
 HEAP_SHARE = 0.9  # touching pieces in a heap show a little less than their sum
-HEAP_AT_LEAST_COLOUR = True  # a heap counted by its bodies' length holds at least what its colour counted (a line of n
-                             # is (n - 1) entry pitches and one body long, and one body is longer than a pitch: read n - 1)
+HEAP_AT_LEAST_COLOUR = True  # a heap counted by its bodies' length holds at least what its colour counted (a line
+                             # of n is n - 1 entry pitches and one body long, a body longer than a pitch: read n - 1)
 ONE_SCARAB_MAX = 1.7  # of a plain kind's enrolled area: a blob bigger than this is not one piece
 CORE_SHARE = 0.5  # of the deepest point's depth: the middle of a blob (for telling a rim from a piece)
 BLOB_GROW_MM = 2.0  # a plain piece's blob explains this much around it (its blurred rim)
