@@ -12,7 +12,8 @@ same kind of body). A body that reaches the edge of the box looked at is not a h
 across the table's edge, a hand, a tile pushed over), a pile is not a line, and a white scarab on
 white paper shows no body: the colour's count then stands. The body count is low by nature (a line of n is n - 1
 entry pitches and one body long, and a body, shadow and blur included, is longer than a pitch), so the reader keeps
-the larger of the two (``plain_kinds.HEAP_AT_LEAST_COLOUR``). Nothing here names a game: which spaces hold heaps of one kind comes from the layout's ``holds``.
+the larger of the two (``plain_kinds.HEAP_AT_LEAST_COLOUR``). Nothing here names a game: which spaces hold heaps
+of one kind comes from the layout's ``holds``.
 """
 
 from __future__ import annotations
