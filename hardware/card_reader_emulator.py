@@ -53,8 +53,11 @@ class EmulatedRdm6300:
                 if self._held is not None:
                     chunks.append(self._held)
             for chunk in chunks:
+                master = self._master
+                if master is None:  # closed while this thread slept
+                    return
                 try:
-                    os.write(self._master, chunk)
+                    os.write(master, chunk)
                 except OSError:
                     return
                 self.frames_sent += 1
@@ -66,7 +69,12 @@ class EmulatedRdm6300:
         self._stop.set()
         self._wake.set()
         self._thread.join(2.0)
-        for fd in (self._master, self._slave):
+        # Forget the numbers before closing: a second close() must not close whatever the process
+        # has opened under the same numbers since (another test's server pipe, say).
+        fds, self._master, self._slave = (self._master, self._slave), None, None
+        for fd in fds:
+            if fd is None:
+                continue
             try:
                 os.close(fd)
             except OSError:

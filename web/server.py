@@ -113,7 +113,13 @@ class Server:
         # workers first (they wake the loop through its trigger when a task ends), then the sockets
         server.task_dispatcher.shutdown(timeout=max(0.0, deadline - time.monotonic()))  # type: ignore[union-attr]
         if self._thread is not None and self._thread.is_alive():
-            server.trigger.pull_trigger(close_all)  # type: ignore[union-attr]  (runs in the loop thread)
+            try:
+                server.trigger.pull_trigger(close_all)  # type: ignore[union-attr]  (runs in the loop thread)
+            except OSError:
+                # The trigger's pipe is already gone (seen once in CI: EBADF, the loop thread's trigger
+                # closed under it). The loop cannot be woken, so close from here; the loop thread is a
+                # daemon and ends on its next poll of the closed sockets.
+                close_all()
             self._thread.join(timeout=max(0.05, deadline - time.monotonic()))
         else:
             close_all()

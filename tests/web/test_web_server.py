@@ -33,3 +33,15 @@ def test_too_few_threads(data_dir, service):
     app = create_app(service, data_dir=data_dir)
     with pytest.raises(ValueError):
         make_server(app, "127.0.0.1", 0, threads=5)
+
+
+def test_stop_when_the_loop_trigger_is_already_closed(data_dir, service):
+    """CI saw stop() fail with EBADF once: the waitress loop's trigger pipe was gone. stop() still
+    closes the listening socket and returns."""
+    import os
+    app = create_app(service, data_dir=data_dir, config={"PIN_HASH_METHOD": "pbkdf2:sha256:1000"})
+    server = make_server(app, "127.0.0.1", 0, threads=8).start()
+    assert server.wait_ready(10)
+    os.close(server._server.trigger.trigger)  # the write end the stop would poke
+    server.stop(timeout=2.0)
+    assert not server.wait_ready(0.3)
