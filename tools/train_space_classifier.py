@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # oblique view, at about the frame's own resolution (0.6-0.8 px per mm)
 SPECS = {"site": (60.0, 48), "dragon": (96.0, 64),  # China
          "district": (128.0, 80), "province-space": (128.0, 80), "city": (84.0, 64), "cloister": (48.0, 40),  # Ming
-         "pyramid": (56.0, 48)}  # Cheops (--heads scarab)
+         "pyramid": (56.0, 48), "dot": (40.0, 40)}  # Cheops (--heads scarab)
 PHOTOREAL_TUNE = {"china-a": "evalsets/photoreal-china-a/tune", "cheops": "evalsets/photoreal-cheops/tune"}  # the committed photoreal tuning split, per board
 RENDER, PHOTOREAL = 0, 1  # source tags
 

@@ -15,6 +15,10 @@ allowed at ``SURE_TO_RECOLOUR``, that won one space of about 9 700 on the photor
 decided on (docs/vision.md), too little for the risk of flagging a legal table. A space on which nothing differs from the empty board is not asked
 (``space_crops.bare_spaces``).
 
+The price columns' dots are asked too (their own head: nothing or the column's scarab), even where
+nothing differs: the marker scarab lies on a dot printed in its own colour, and the look missed it on
+about one dot in twelve of the photoreal frames. Only the column's own colour is taken there.
+
 The model (``vision/models/scarab_network/``) is a space-classifier folder (``vision.space_classifier``)
 whose heads are ``scarab_heads``'; ``tools.train_space_classifier --heads scarab`` trains it. Missing or
 damaged, the reader logs a warning and reads by look alone.
@@ -34,7 +38,7 @@ from vision.colour_classes import ColourClassifier
 from vision.counting import SpaceCount
 from vision.foreground import ForegroundMaps
 from vision.layout import Layout
-from vision.space_classifier import MODELS, STAND_IN, ClassifierError, Head, SpaceClassifier
+from vision.space_classifier import MODELS, SEVERAL_FIT, STAND_IN, ClassifierError, Head, SpaceClassifier
 from vision.space_crops import bare_spaces, crops_by_kind, evidence_map, reference_crops
 
 log = logging.getLogger(__name__)
@@ -47,17 +51,30 @@ SURE_TO_RECOLOUR = 0.99  # ... at which its scarab replaces a scarab of another 
 def scarab_heads(layout: Layout) -> dict[str, Head]:
     """Per space kind that holds printed tiles and plain neutral pieces, one piece at a time (Cheops'
     pyramid: a family tile, a neighbour or one scarab), one choice: nothing, one plain piece of each
-    kind, or a tile (``STAND_IN`` for every printed kind)."""
+    kind, or a tile (``STAND_IN`` for every printed kind). On a board that has such spaces, also the
+    kinds that hold one plain neutral piece and nothing else (Cheops' dots: nothing or a scarab).
+    Spaces for several (the price columns) are left to the look: a network trained to count them
+    read fewer right than the look (docs/vision.md, "Cheops' dots asked of the scarab network")."""
     heads: dict[str, Head] = {}
+    plain_only: dict[str, list[str]] = {}
     for sk, kinds in layout.holds.items():
         printed = tuple(k for k in kinds if layout.pieces[k].printed)
         plain = [k for k in kinds if not layout.pieces[k].printed and layout.pieces[k].neutral]
-        if not printed or not plain or len(printed) + len(plain) != len(kinds):
+        if not plain or len(printed) + len(plain) != len(kinds):
             continue
         if not any(sp.kind == sk for sp in layout.spaces):
             continue
+        if not printed:
+            plain_only[sk] = plain
+            continue
         classes = ((),) + tuple((Piece("neutral", k),) for k in plain) + ((STAND_IN,),)
         heads[sk] = Head(sk, "single", classes, stands_in=printed)
+    if not heads:  # no tiles among the plain pieces: the space classifier's business, not this network's
+        return heads
+    for sk, plain in plain_only.items():
+        area = min(sp.area for sp in layout.spaces if sp.kind == sk)
+        if all(layout.pieces[k].area * SEVERAL_FIT > area for k in plain):  # one at a time (a dot)
+            heads[sk] = Head(sk, "single", ((),) + tuple((Piece("neutral", k),) for k in plain))
     return heads
 
 
@@ -80,6 +97,7 @@ class ScarabNetwork:
         self.s = px_per_mm
         self.colours = colours
         self.asked = frozenset(i for i, sp in enumerate(layout.spaces) if sp.kind in classifier.heads)
+        self.ask_always = frozenset(k for k, h in classifier.heads.items() if not h.stands_in)
         self._reference_crops = reference_crops(layout.spaces, classifier.crops, reference, px_per_mm)
 
     @classmethod
@@ -95,27 +113,49 @@ class ScarabNetwork:
             log.warning("scarab network not used for layout %s, scarabs read by colour alone: %s", layout.id, exc)
             return None
 
+    def fits(self, indices: Sequence[int], origin: tuple[int, int], shape: tuple[int, ...]) -> bool:
+        """Whether every crop the network would look at for ``indices`` lies inside a part of the board
+        (``origin``, ``shape``: a partial read). Only the kinds asked even where nothing differs (the
+        dots) are checked: a crop padded at the part's edge reads otherwise than the whole board's,
+        and a dot asked there would be read differently from one read whole."""
+        ox, oy = origin
+        h, w = shape[:2]
+        for i in indices:
+            sp = self.layout.spaces[int(i)]
+            if int(i) not in self.asked or sp.kind not in self.ask_always:
+                continue
+            half = self.classifier.crops[sp.kind].size_mm / 2 * self.s
+            cx, cy = sp.centre[0] * self.s - ox, sp.centre[1] * self.s - oy
+            if cx - half < 0 or cy - half < 0 or cx + half > w or cy + half > h:
+                return False
+        return True
+
     def apply(self, counts: Mapping[int, SpaceCount], corrected: np.ndarray, maps: ForegroundMaps,
               indices: Sequence[int], origin: tuple[int, int] = (0, 0)) -> dict[int, SpaceCount]:
-        """``counts`` (the look's, space index -> pieces) with the scarabs the network is sure of
-        added or recoloured on the spaces of ``indices``. ``corrected`` and ``maps`` may be
-        a part of the board starting at ``origin`` (a partial read)."""
+        """``counts`` (the look's, space index -> pieces) with what the network is sure of on the
+        spaces of ``indices``: scarabs added or recoloured. ``corrected`` and ``maps`` may be a part of
+        the board starting at ``origin`` (a partial read)."""
         out = dict(counts)
+        heads = self.classifier.heads
         ask = [int(i) for i in indices if int(i) in self.asked and int(i) in counts
-               and not any(p.kind in self.classifier.heads[self.layout.spaces[int(i)].kind].stands_in
-                           for p in counts[int(i)].pieces)]
+               and not any(p.kind in heads[self.layout.spaces[int(i)].kind].stands_in for p in counts[int(i)].pieces)]
         if not ask:
             return out
-        bare = bare_spaces(self.space_masks, ask, maps.piece, self.s, origin)  # the look's reading stands
+        # a space on which nothing differs from the empty board is not asked, unless it is of a kind
+        # asked always (a dot: a scarab on a dot printed in its own colour differs from it by little)
+        gated = [i for i in ask if self.layout.spaces[i].kind not in self.ask_always]
+        bare = bare_spaces(self.space_masks, gated, maps.piece, self.s, origin)  # the look's reading stands
         crops = crops_by_kind(self.layout.spaces, [i for i in ask if i not in bare], self.classifier.crops, corrected,
                               self.reference, maps.lookup_lab, evidence_map(maps), self.colours, self.s, origin,
                               self._reference_crops)
         for kind, (idx, blob) in crops.items():
-            head = self.classifier.heads[kind]
+            head = heads[kind]
             for i, row in zip(idx, self.classifier.forward(kind, blob)):
                 pieces, conf = head.decode(row)
                 if not pieces or any(p == STAND_IN for p, _ in pieces):
                     continue  # nothing (never taken away) or a tile (the faces tell which)
+                if any(p.kind not in self.layout.held_kinds(self.layout.spaces[i]) for p, _ in pieces):
+                    continue  # a scarab of another colour on a colour's dot
                 if conf < (SURE_TO_RECOLOUR if counts[i].pieces else SURE_TO_ADD):
                     continue
                 out[i] = SpaceCount(Counter(dict(pieces)), round(conf, 3))

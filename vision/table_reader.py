@@ -274,6 +274,8 @@ class TableReader:
         loose = (maps.piece | maps.weak) & ~seen.explained[y0:y1, x0:x1] & mine
         if loose.sum() > PARTIAL_HAND_SHARE * self.occlusion.piece_px:
             return None
+        if self.scarabs is not None and not self.scarabs.fits(redo, (x0, y0), corrected.shape):
+            return None  # a dot's crop reaches beyond the part: the full read decides
         self._explained = seen.explained
         counts = seen.counts if self.scarabs is None else self.scarabs.apply(seen.counts, corrected, maps, redo, (x0, y0))
         return self._partial_detection(redo, counts, reg, thumb, at, t0, t_reg)

@@ -52,7 +52,8 @@ def test_the_column_markers_on_their_own_dots_are_read():
         assert not got[space].occluded and dict(got[space].pieces) == dict(truth.content(space)), space
 
 
-def test_without_their_shading_most_of_them_are_read_empty(monkeypatch):
+def test_without_their_shading_most_of_them_are_read_empty(monkeypatch, look_alone):
+    """The look's own rule (the scarab network, which also asks the dots, left out: it reads them too)."""
     monkeypatch.setattr(sole_kind, "SHADED_MIN", 1e9)
     got, _ = read_kept_frame(SET, "cheops", "table")
     assert sum(1 for c in DOTS if not got[f"dot-{c}"].pieces) >= 4  # all six when written

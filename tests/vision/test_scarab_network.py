@@ -35,18 +35,19 @@ class Scripted:
 
     def __init__(self, layout, answer: tuple[Piece, ...] = (), p: float = 0.99, owners=("neutral",)):
         self.heads = scarab_heads(layout)
-        self.crops = {"pyramid": CropSpec(56.0, 48)}
+        self.crops = {"pyramid": CropSpec(56.0, 48), "dot": CropSpec(40.0, 40)}
         self.owners = tuple(owners)
         self.source = "scripted"
-        self.answer, self.p, self.shown = answer, p, 0
+        self.answer, self.p, self.shown = answer, p, Counter()
 
     def forward(self, kind: str, blob: np.ndarray) -> np.ndarray:
+        """``answer`` (a class of the head) at ``p``; nothing where the head has no such class."""
         head = self.heads[kind]
-        k = head.classes.index(self.answer)
+        self.shown[kind] += len(blob)
+        k = head.classes.index(self.answer) if self.answer in head.classes else 0
         others = (1 - self.p) / (len(head.classes) - 1)
         row = np.log(np.full(len(head.classes), others))
         row[k] = np.log(self.p)
-        self.shown += len(blob)
         return np.tile(row, (len(blob), 1)).astype(np.float32)
 
 
@@ -74,8 +75,16 @@ def test_the_pyramid_is_one_choice_of_a_scarab_nothing_or_a_tile(cheops):
     assert head.target([FAMILY]) == head.target([Piece(N, "neighbour")]) == [len(head.classes) - 1]
     assert head.target([WHITE, RED]) is None  # two scarabs on a pyramid space: not a sample
     assert Head.from_json(head.to_json()) == head
-    assert set(scarab_heads(cheops)) == {"pyramid"}  # the eye spaces hold tiles only
+    assert "eye" not in scarab_heads(cheops)  # the eye spaces hold tiles only
     assert scarab_heads(load_layout("china-a")) == {}
+
+
+def test_the_dots_are_one_choice_and_the_price_columns_left_to_the_look(cheops):
+    heads = scarab_heads(cheops)
+    assert set(heads) == {"pyramid", "dot"}  # price columns hold several: the look counts them
+    dot = heads["dot"]
+    assert dot.mode == "single" and dot.classes[0] == () and len(dot.classes) == 7 and not dot.stands_in
+    assert Head.from_json(dot.to_json()) == dot
 
 
 def test_a_scarab_the_look_missed_is_read_where_the_network_is_sure(scene):
@@ -113,7 +122,7 @@ def test_a_tile_a_bare_space_and_a_space_not_read_are_not_asked(scene):
     script = Scripted(reader.layout, (WHITE,), 0.99)
     look = {tile: SpaceCount(Counter({FAMILY: 1}), 0.9), bare: SpaceCount(Counter(), 1.0)}  # r5c3 left unread
     assert _net(reader, script).apply(look, corrected, maps, [tile, bare, unread]) == look
-    assert script.shown == 0
+    assert script.shown["pyramid"] == 0
 
 
 def test_a_network_made_for_other_pieces_is_refused_and_the_reader_reads_by_look(scene, tmp_path, caplog):
@@ -124,3 +133,25 @@ def test_a_network_made_for_other_pieces_is_refused_and_the_reader_reads_by_look
         assert ScarabNetwork.for_reader(reader.layout, reader.space_masks, reader.model.reference, reader.s,
                                         reader.colours, tmp_path / "none") is None
     assert "scarabs read by colour alone" in caplog.text and "none" in caplog.text
+
+
+def test_a_dot_is_asked_even_bare_and_takes_only_its_own_colour(scene):
+    reader, corrected, maps, idx = scene
+    i = idx["dot-red"]
+    empty = {i: SpaceCount(Counter(), 1.0)}
+    own = Scripted(reader.layout, (RED,), 0.99)
+    assert _net(reader, own).apply(empty, corrected, maps, [i])[i].pieces == Counter({RED: 1})
+    assert own.shown["dot"] == 1
+    assert _net(reader, Scripted(reader.layout, (WHITE,), 0.999)).apply(empty, corrected, maps, [i]) == empty
+
+
+def test_a_part_of_the_board_that_cuts_a_dot_crop_is_read_whole(scene):
+    """A partial read (a scarab moved) looks at a part of the board; a dot's crop reaching beyond it
+    would be padded and read otherwise than in the whole board: the reader reads it whole."""
+    reader, corrected, maps, idx = scene
+    net = _net(reader, Scripted(reader.layout))
+    i = idx["dot-red"]
+    assert net.fits([i], (0, 0), corrected.shape)
+    x, y = (int(v * reader.s) for v in reader.layout.spaces[i].centre)
+    assert not net.fits([i], (x - 15, y - 15), (30, 30))  # the dot and 3 mm round it
+    assert net.fits([idx["r5c3"]], (0, 0), (1, 1))  # pyramid spaces are asked only where something differs
