@@ -17,7 +17,7 @@ decided on (docs/vision.md), too little for the risk of flagging a legal table. 
 
 The price columns' dots are asked too (their own head: nothing or the column's scarab), even where
 nothing differs: the marker scarab lies on a dot printed in its own colour, and the look missed it on
-about one dot in twelve of the photoreal frames. Only the column's own colour is taken there.
+one dot in five to one in seventeen of the photoreal sets' frames. Only the column's own colour is taken there.
 
 The model (``vision/models/scarab_network/``) is a space-classifier folder (``vision.space_classifier``)
 whose heads are ``scarab_heads``'; ``tools.train_space_classifier --heads scarab`` trains it. Missing or
