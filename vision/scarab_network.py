@@ -122,7 +122,7 @@ class ScarabNetwork:
         h, w = shape[:2]
         for i in indices:
             sp = self.layout.spaces[int(i)]
-            if int(i) not in self.asked or sp.kind not in self.ask_always:
+            if sp.kind not in self.ask_always:  # (a kind of the network's heads: its spaces are all asked)
                 continue
             half = self.classifier.crops[sp.kind].size_mm / 2 * self.s
             cx, cy = sp.centre[0] * self.s - ox, sp.centre[1] * self.s - oy
