@@ -282,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--board", default="china-a")
     ap.add_argument("--heads", choices=("space", "scarab"), default="space",
                     help="the space classifier's networks, or the scarab network's (vision.scarab_network: Cheops' "
-                         "pyramid, a scarab of each colour, nothing or a tile; model vision/models/scarab_network)")
+                         "pyramid, a scarab of each colour, nothing or a tile; the price columns' dots, nothing or a "
+                         "scarab; model vision/models/scarab_network)")
     ap.add_argument("--positions", choices=("layout", "game", "mix"), default="layout",
                     help="the rendered tables' boards: from the layout's holds (vision.scenes.random_board), from random "
                          "games (game_position), or half each")
