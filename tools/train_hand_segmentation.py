@@ -45,6 +45,7 @@ KEEP_MM = 40.0  # the reader's hand kept this close to the network's
 SUPPORT_MM2 = 100.0  # ... in the parts of it the network sees this much hand in
 JOIN_MM = 25.0  # ... parts this close counted as one (twice the hand test's finger reach, vision.occlusion.FINGERS_MM)
 EDGE_MM = 12.0  # ... but what trimming would take this close to the board's edge is kept (an arm coming in)
+SPACE_THRESHOLD = 0.02  # a space the kept hand touches stays occluded only where the network's output exceeds this
 CROP = 80  # px of training crops (160 mm)
 CACHE = ROOT / "build" / "hand_segmentation"
 
@@ -225,7 +226,7 @@ def compare(net, data: dict[str, list], threshold: float, keep_mm: float | None 
 
 
 def export(net, out: Path, threshold: float, keep_mm: float | None, support_mm2: float, join_mm: float,
-           edge_mm: float | None, record: dict) -> None:
+           edge_mm: float | None, record: dict, space_threshold: float | None = None) -> None:
     """``net`` as ``out``/hand.onnx with its model.json (``vision.hand_network``); checks that OpenCV's dnn
     gives what torch gives on a board-sized input."""
     import json
@@ -240,7 +241,7 @@ def export(net, out: Path, threshold: float, keep_mm: float | None, support_mm2:
                       dynamic_axes={"board": {2: "h", 3: "w"}, "logits": {2: "h", 3: "w"}}, opset_version=13, dynamo=False)
     meta = {"format": FORMAT, "onnx": "hand.onnx", "mm_per_px": MM_PER_PX, "threshold": threshold,
             "support_mm2": support_mm2, "keep_mm": keep_mm, "join_mm": join_mm, "edge_mm": edge_mm,
-            "trained": record}
+            "space_threshold": space_threshold, "trained": record}
     (out / "model.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", "utf-8")
     x = np.random.default_rng(0).uniform(0, 1, (1, 7, 200, 304)).astype(np.float32)
     with torch.no_grad():
@@ -283,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--join-mm", type=float, default=JOIN_MM, help="parts of the hand test's hand this close are one")
     ap.add_argument("--support-mm2", type=float, default=SUPPORT_MM2, help="a part of the hand test's hand is kept "
                     "when the network sees this much hand in it")
+    ap.add_argument("--space-threshold", type=float, default=SPACE_THRESHOLD, help="a space the kept hand touches "
+                    "stays occluded only where the network's output on it exceeds this (default %(default)s; "
+                    "chosen on the reader's figures, docs/vision.md)")
     ap.add_argument("--load", type=Path, help="weights saved by an earlier run: compare (and export) them, no training")
     ap.add_argument("--out", type=Path, help="export the model here (the reader's: vision/models/hand_outline)")
     args = ap.parse_args(argv)
@@ -321,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             "command": "tools/train_hand_segmentation.py " + " ".join(argv if argv is not None else sys.argv[1:]),
             "train": args.train, "frames": len(data["x"]), "frames_with_hand": int(sum(t.any() for t in data["true"])),
             "steps": args.steps, "seed": args.seed, "width": args.width, "pos_weight": args.pos_weight,
-            "heldout": figures.get(str(th), {})})
+            "heldout": figures.get(str(th), {})}, args.space_threshold)
     return 0
 
 

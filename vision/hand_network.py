@@ -6,8 +6,10 @@ photoreal set (docs/vision.md, "The hand's true outline, measured"). A small U-N
 of the photoreal tuning sets and of the project's own renders (``tools/train_hand_segmentation.py``), outlines the
 hand from the light-corrected board and the table's empty board; the reader keeps of its own hand the parts the
 network sees a hand in, trimmed to ``keep_mm`` of the network's hand but for what reaches the board's edge (an arm):
-``vetoed``. The network never adds a hand: a hand the hand test does not find stays unfound, and where the test
-finds none the network is not run.
+``vetoed``. Of the spaces the kept hand touches, those on which the network's output nowhere exceeds the model's
+``space_threshold`` (0.02, far under its hand threshold) and which no kept arm touches are read again
+(``unseen_spaces``): the hand test's margin round a hand, on which no hand lies. The network never adds a hand: a
+hand the hand test does not find stays unfound, and where the test finds none the network is not run.
 
 The model is a folder (``vision/models/hand_outline/``): ``model.json`` (format, scale, threshold, the veto's
 distances, how it was trained) and ``hand.onnx``, one for every layout (its inputs are the board and the empty board, no
@@ -20,6 +22,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -72,6 +75,14 @@ def vetoed(hand: np.ndarray, seen: np.ndarray, px_per_mm: float, support_mm2: fl
     that reaches within ``edge_mm`` of the board's edge is kept (an arm coming in, in a sleeve the network does not
     take for a hand). Both at ``px_per_mm``. Pure: the reader (``HandNetwork.keep``) and the training tool's
     comparison share it."""
+    near, arm = vetoed_parts(hand, seen, px_per_mm, support_mm2, keep_mm, join_mm, edge_mm)
+    return near | arm
+
+
+def vetoed_parts(hand: np.ndarray, seen: np.ndarray, px_per_mm: float, support_mm2: float, keep_mm: float | None,
+                 join_mm: float = 0.0, edge_mm: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``vetoed``'s hand in two parts: what lies near the network's hand, and the arms kept only for reaching the
+    board's edge (empty without ``keep_mm`` or ``edge_mm``)."""
     j = int(round(join_mm * px_per_mm / 2))
     joined = hand.astype(np.uint8)
     if j > 0:
@@ -80,19 +91,44 @@ def vetoed(hand: np.ndarray, seen: np.ndarray, px_per_mm: float, support_mm2: fl
     support = np.bincount(parts[seen & hand], minlength=n) >= support_mm2 * px_per_mm ** 2
     support[0] = False
     kept = support[parts] & hand
-    if keep_mm is not None:
-        # within keep_mm of the network's hand: a distance transform, as a dilation by a 40 mm disc costs ~15 ms
-        near = cv2.distanceTransform((~seen).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) <= keep_mm * px_per_mm
-        far = kept & ~near
-        if edge_mm is not None and far.any():
-            band = border_band(hand.shape, max(1, int(round(edge_mm * px_per_mm))))
-            m, pieces = cv2.connectedComponents(far.astype(np.uint8), connectivity=8)
-            arm = np.zeros(m, bool)
-            arm[np.unique(pieces[band & far])] = True
-            arm[0] = False
-            return (kept & near) | arm[pieces]
-        kept &= near
-    return kept
+    no_arm = np.zeros_like(kept)
+    if keep_mm is None:
+        return kept, no_arm
+    # within keep_mm of the network's hand: a distance transform, as a dilation by a 40 mm disc costs ~15 ms
+    near = cv2.distanceTransform((~seen).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) <= keep_mm * px_per_mm
+    far = kept & ~near
+    if edge_mm is None or not far.any():
+        return kept & near, no_arm
+    band = border_band(hand.shape, max(1, int(round(edge_mm * px_per_mm))))
+    m, pieces = cv2.connectedComponents(far.astype(np.uint8), connectivity=8)
+    arm = np.zeros(m, bool)
+    arm[np.unique(pieces[band & far])] = True
+    arm[0] = False
+    return kept & near, arm[pieces]
+
+
+def unseen_spaces(hit: Iterable[int], space_masks: Sequence[tuple[tuple[int, int, int, int], np.ndarray]],
+                  probability: np.ndarray, arm: np.ndarray, threshold: float) -> frozenset[int]:
+    """Of the spaces ``hit`` (indices into ``space_masks``: (box, mask) per space, board px) those on whose outline
+    the network's ``probability`` (board px) nowhere exceeds ``threshold`` and which no kept arm (``arm``, bool)
+    touches: no hand lies on them, only the hand test's margin round one. Pure, for the reader and its tests."""
+    out = set()
+    for i in hit:
+        (x0, y0, x1, y1), m = space_masks[i]
+        inside = m > 0
+        if not (arm[y0:y1, x0:x1] & inside).any() and not (probability[y0:y1, x0:x1][inside] > threshold).any():
+            out.add(i)
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class HandOutline:
+    """The hand test's hand as the network leaves it: ``kept`` (bool, board px; what ``vetoed`` keeps), of it the
+    ``arm`` kept only for reaching the board's edge, and the network's ``probability`` of a hand (board px, 0
+    beyond where it looked)."""
+    kept: np.ndarray
+    arm: np.ndarray
+    probability: np.ndarray
 
 
 @dataclass
@@ -105,6 +141,9 @@ class HandNetwork:
     join_mm: float  # parts of the hand test's hand this close are one part
     edge_mm: float | None  # what trimming would take within this of the board's edge is kept (an arm); None: trimmed
     source: str
+    # a space the kept hand touches stays occluded only where the network's output on it exceeds this (not on an arm
+    # kept for the edge); None: every space it touches (unseen_spaces)
+    space_threshold: float | None = None
 
     @classmethod
     def load(cls, path: Path = DEFAULT_MODEL) -> "HandNetwork":
@@ -114,15 +153,16 @@ class HandNetwork:
             keep = None if meta["keep_mm"] is None else float(meta["keep_mm"])
             join = float(meta["join_mm"])
             edge = None if meta.get("edge_mm") is None else float(meta["edge_mm"])
+            space_th = None if meta.get("space_threshold") is None else float(meta["space_threshold"])
             onnx = meta_path.parent / str(meta["onnx"])
         except (KeyError, TypeError, ValueError) as exc:
             raise HandNetworkError(f"{meta_path}: bad or missing field ({exc})") from None
         if not (mm > 0 and 0 < th < 1 and support > 0 and (keep is None or keep >= 0) and join >= 0
-                and (edge is None or edge > 0)):
-            raise HandNetworkError(f"{meta_path}: mm_per_px, threshold, support_mm2, keep_mm, join_mm or edge_mm "
-                                   "out of range")
+                and (edge is None or edge > 0) and (space_th is None or 0 < space_th < 1)):
+            raise HandNetworkError(f"{meta_path}: mm_per_px, threshold, support_mm2, keep_mm, join_mm, edge_mm or "
+                                   "space_threshold out of range")
         net = read_onnx(onnx, "hand outline", HandNetworkError)
-        return cls(net, mm, th, support, keep, join, edge, str(meta_path.parent))
+        return cls(net, mm, th, support, keep, join, edge, str(meta_path.parent), space_th)
 
     def probability(self, board: np.ndarray, reference: np.ndarray) -> np.ndarray:
         """Per pixel of ``board`` (already at ``mm_per_px``, with its empty board) the chance it is a hand."""
@@ -136,13 +176,25 @@ class HandNetwork:
         this model's distances, given the hand the network sees in ``board`` (the light-corrected board, BGR;
         ``reference``: the table's empty board). The network looks only round the hand's bounding box
         (``CONTEXT_MM``)."""
+        return self.outline(hand, board, reference, px_per_mm).kept
+
+    def outline(self, hand: np.ndarray, board: np.ndarray, reference: np.ndarray, px_per_mm: float) -> HandOutline:
+        """``keep``'s hand with its arm part and the network's probability map (all board px)."""
         if not hand.any():
-            return hand
-        return vetoed(hand, self.seen(hand, board, reference, px_per_mm), px_per_mm, self.support_mm2, self.keep_mm,
-                      self.join_mm, self.edge_mm)
+            return HandOutline(hand, np.zeros_like(hand), np.zeros(hand.shape, np.float32))
+        probability = self.probability_near(hand, board, reference, px_per_mm)
+        near, arm = vetoed_parts(hand, probability > self.threshold, px_per_mm, self.support_mm2, self.keep_mm,
+                                 self.join_mm, self.edge_mm)
+        return HandOutline(near | arm, arm, probability)
 
     def seen(self, hand: np.ndarray, board: np.ndarray, reference: np.ndarray, px_per_mm: float) -> np.ndarray:
         """The hand the network sees (bool, board px), looked for within ``CONTEXT_MM`` of ``hand``'s bounding box."""
+        return self.probability_near(hand, board, reference, px_per_mm) > self.threshold
+
+    def probability_near(self, hand: np.ndarray, board: np.ndarray, reference: np.ndarray,
+                         px_per_mm: float) -> np.ndarray:
+        """The network's probability of a hand (float32, board px, nearest network pixel) within ``CONTEXT_MM`` of
+        ``hand``'s bounding box; 0 beyond."""
         ys, xs = np.nonzero(hand)
         scale = px_per_mm * self.mm_per_px  # board px per network px
         h, w = hand.shape
@@ -152,9 +204,9 @@ class HandNetwork:
         x1, y1 = min(small_w, int(xs.max() / scale + ctx) + 1), min(small_h, int(ys.max() / scale + ctx) + 1)
         small_board = at_scale(board, px_per_mm, self.mm_per_px)[y0:y1, x0:x1]
         small_ref = at_scale(reference, px_per_mm, self.mm_per_px)[y0:y1, x0:x1]
-        seen = np.zeros((small_h, small_w), np.uint8)
-        seen[y0:y1, x0:x1] = (self.probability(small_board, small_ref) > self.threshold)[:y1 - y0, :x1 - x0]
-        return cv2.resize(seen, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+        small = np.zeros((small_h, small_w), np.float32)
+        small[y0:y1, x0:x1] = self.probability(small_board, small_ref)[:y1 - y0, :x1 - x0]
+        return cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
 _committed: dict[str, HandNetwork | None] = {}

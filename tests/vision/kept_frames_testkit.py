@@ -4,7 +4,7 @@ them (a uniquely named helper module, for test_cheops_pale_pyramid.py, test_cheo
 test_dark_noisy_hand.py, test_dark_hand_light.py, test_marker_squares_photoreal.py,
 test_tag_patterns.py, test_cheops_dot_markers.py, test_piece_lines.py, test_cheops_scarab_bodies.py,
 test_scarab_network_photoreal.py, test_cheops_tile_by_lead.py,
-test_cheops_pale_arm_light.py, test_cheops_price_heaps.py)."""
+test_cheops_pale_arm_light.py, test_cheops_price_heaps.py, test_hand_network.py)."""
 
 from __future__ import annotations
 
