@@ -181,17 +181,17 @@ class CameraEnrolment:
             return _refused("not_supported", MARKER_MODE)
         return None
 
-    def _capture(self, photo: Message) -> tuple[Any, Any] | CommandResult:
-        import cv2
-
+    def _capture(self, photo: Message, empty: "_Empty | None" = None) -> tuple[Any, Any] | CommandResult:
+        """A photo and its registration: by the corner markers, or for the pieces photo (``empty`` given) by the
+        empty photo's pose refined on the print (``vision.enrolment.register_photo``)."""
         from hardware.camera import CameraError
-        from vision.registration import Registrar
+        from vision.enrolment import register_photo
 
         try:
             image = self.camera.capture()
         except CameraError as exc:
             return _refused("no_frame", Message.t('tableref.camera_enrolment.no_picture_from_the_camera', exc=exc))
-        reg = Registrar(self.layout).detect(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        reg = register_photo(self.layout, image, None if empty is None else (empty.image, empty.homography))
         if not reg.usable:
             return _registration_refusal(reg, self.layout, photo)
         return image, reg
@@ -222,7 +222,7 @@ class CameraEnrolment:
             if self._empty is None:
                 return _refused("order", Message.t('tableref.camera_enrolment.take_the_empty_board_photo'))
             self.camera.hold(HOLD, self.hold_seconds)
-            got = self._capture(Message.t('tableref.camera_enrolment.pieces_photo'))
+            got = self._capture(Message.t('tableref.camera_enrolment.pieces_photo'), self._empty)
             if isinstance(got, CommandResult):
                 return got
             image, reg = got

@@ -28,6 +28,7 @@ from vision.layout import Layout, SpaceShape
 
 if TYPE_CHECKING:
     from scorer.core.types import Board
+    from vision.registration import Registration
 
 FORMAT = "tableref-table-model/1"
 KMEANS_SEED = 20261125
@@ -406,18 +407,38 @@ def check_model(model: TableModel, layout: Layout) -> None:
         raise CalibrationError("table model's empty board does not match the layout's size")
 
 
+def register_photo(layout: Layout, image: np.ndarray, empty: tuple[np.ndarray, np.ndarray] | None = None,
+                   px_per_mm: float = 1.0) -> "Registration":
+    """``image`` registered by its corner markers; failing that, with ``empty`` (the empty-board photo and its
+    homography) placed as the reader places such a frame (``TableRegistration``): the empty photo's pose refined
+    on the print, the camera being mounted. A far board's markers, 20 px across, can be read in the calm empty
+    photo and not in the pieces photo (photoreal China seed 66 t02: its table could not be enrolled)."""
+    from vision.registration import Registrar
+
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    reg = Registrar(layout).detect(gray)
+    if reg.usable or empty is None:
+        return reg
+    from vision.card_rows import is_card_layout
+    from vision.table_registration import TableRegistration
+
+    if is_card_layout(layout):  # a card table's model is vision.card_enrol's
+        return reg
+
+    photo, H = empty
+    bare = _with_pose(enrol(layout, photo, H, px_per_mm=px_per_mm), H, (photo.shape[1], photo.shape[0]))
+    return TableRegistration(Registrar(layout), bare).register(gray)
+
+
 def model_from_photos(layout: Layout, empty: np.ndarray, pieces: np.ndarray | None = None,
                       placed: Mapping[str, Piece] | None = None, *, empty_name: str = "empty-board photo",
                       pieces_name: str = "pieces photo", px_per_mm: float = 1.0) -> TableModel:
-    """Register each photo by its corner markers and enrol. Raises ``NotRegistered`` naming the
-    photo whose markers were not found."""
-    import cv2 as _cv2
-
+    """Register each photo (``register_photo``: the pieces photo, failing its markers, by the empty photo's pose
+    refined on the print) and enrol. Raises ``NotRegistered`` naming the photo that was not placed."""
     from vision.errors import NotRegistered
-    from vision.registration import Registrar
 
-    def register(img: np.ndarray, name: str) -> np.ndarray:
-        reg = Registrar(layout).detect(_cv2.cvtColor(img, _cv2.COLOR_BGR2GRAY))
+    def register(img: np.ndarray, name: str, known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        reg = register_photo(layout, img, known, px_per_mm)
         if not reg.usable:
             raise NotRegistered(f"{name}: {reg.message.en} / {reg.message.zh}")
         return reg.homography
@@ -426,7 +447,7 @@ def model_from_photos(layout: Layout, empty: np.ndarray, pieces: np.ndarray | No
     if pieces is None or not placed:
         model = enrol(layout, empty, H0, px_per_mm=px_per_mm)
     else:
-        model = enrol(layout, empty, H0, pieces, register(pieces, pieces_name), placed, px_per_mm)
+        model = enrol(layout, empty, H0, pieces, register(pieces, pieces_name, (empty, H0)), placed, px_per_mm)
     return _with_pose(model, H0, (empty.shape[1], empty.shape[0]))
 
 

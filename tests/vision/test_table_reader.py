@@ -158,6 +158,30 @@ def test_a_far_board_registers_by_its_edge_and_one_marker(china_layout):
     assert err < 3.0
 
 
+def test_a_pieces_photo_whose_markers_are_not_read_is_placed_by_the_empty_photos_pose(china_layout):
+    """A far board's markers can be read in the calm empty photo and not in the pieces photo (photoreal China seed
+    66 t02): the mounted camera has not moved, so the empty photo's pose, refined on the print, places it."""
+    from vision.enrolment import register_photo
+    from vision.errors import NotRegistered
+
+    plan = enrolment_plan(china_layout)
+    empty = render(china_layout, Board.from_counts({}), CAMERA).image
+    r = render(china_layout, Board.from_counts({s: Counter({p: 1}) for s, p in plan.items()}),
+               dataclasses.replace(CAMERA, seed=12))
+    pieces = r.image.copy()
+    for m in china_layout.markers:
+        c = cv2.perspectiveTransform(np.array([[m.centre]], float), r.truth.homography).reshape(2)
+        cv2.circle(pieces, (int(c[0]), int(c[1])), 30, (200, 200, 200), -1)
+    assert not register_photo(china_layout, pieces).usable  # by its markers alone: not placed
+    model = model_from_photos(china_layout, empty, pieces, plan)
+    assert model.enrolled and len(model.sizes) == 11
+    whole = model_from_photos(china_layout, empty, r.image, plan)  # the same photo with its markers
+    for piece, size in whole.sizes.items():
+        assert abs(model.sizes[piece].area_mm2 - size.area_mm2) <= 0.1 * size.area_mm2
+    with pytest.raises(NotRegistered, match="pieces photo"):  # nothing of the board's print either
+        model_from_photos(china_layout, empty, np.full_like(pieces, 128), plan)
+
+
 def test_the_same_photos_always_give_the_same_model(china_layout):
     plan = enrolment_plan(china_layout)
     empty = render(china_layout, Board.from_counts({}), CAMERA).image
