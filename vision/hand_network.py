@@ -187,6 +187,14 @@ class HandNetwork:
                                  self.join_mm, self.edge_mm)
         return HandOutline(near | arm, arm, probability)
 
+    def occluded(self, outline: HandOutline, hit: frozenset[int],
+                 space_masks: Sequence[tuple[tuple[int, int, int, int], np.ndarray]]) -> frozenset[int]:
+        """Of the spaces ``hit`` by ``outline``'s kept hand, those that stay occluded: all but ``unseen_spaces`` with
+        this model's ``space_threshold`` (all of them without one)."""
+        if self.space_threshold is None:
+            return hit
+        return hit - unseen_spaces(hit, space_masks, outline.probability, outline.arm, self.space_threshold)
+
     def seen(self, hand: np.ndarray, board: np.ndarray, reference: np.ndarray, px_per_mm: float) -> np.ndarray:
         """The hand the network sees (bool, board px), looked for within ``CONTEXT_MM`` of ``hand``'s bounding box."""
         return self.probability_near(hand, board, reference, px_per_mm) > self.threshold

@@ -37,7 +37,7 @@ from vision.hand_evidence import masked as masked_for_hands
 from vision.layout import Layout
 from vision.covered_pieces import CoveredPieces
 from vision.limited_pieces import Placements
-from vision.hand_network import HandNetwork, committed_hand_network, unseen_spaces
+from vision.hand_network import HandNetwork, committed_hand_network
 from vision.scarab_network import ScarabNetwork
 from vision.occlusion import Occlusion, OcclusionFinder
 from vision.registration import Registrar, Registration
@@ -318,17 +318,6 @@ class TableReader:
                               origin, self._reference_crops)
         return bare, {kind: (idx, self.classifier.forward(kind, blob)) for kind, (idx, blob) in crops.items()}
 
-    def _vetoed(self, occ: Occlusion, corrected: np.ndarray) -> Occlusion:
-        """The hand test's hand as the learned outline leaves it (``vision.hand_network``): its kept hand, and of the
-        spaces that touches those the network sees some hand on (its ``space_threshold``), or a kept arm."""
-        net = self.hand_network
-        assert net is not None
-        outline = net.outline(occ.mask, corrected, self.model.reference, self.s)
-        hit = self.occlusion.spaces_hit(outline.kept.astype(np.uint8))
-        if net.space_threshold is not None:
-            hit = hit - unseen_spaces(hit, self.space_masks, outline.probability, outline.arm, net.space_threshold)
-        return Occlusion(outline.kept, hit)
-
     def _classify(self, corrected: np.ndarray, maps: ForegroundMaps, indices, origin: tuple[int, int] = (0, 0)
                   ) -> dict[int, SpaceCount]:
         """The learned step: each space's crop through its kind's network (``space_classifier``), with
@@ -473,8 +462,10 @@ class TableReader:
                 assert seen.blobs is not None  # touching found a blob
                 occ = self.occlusion.joined(replace(occ, spaces=occ.spaces | touched),
                                             np.isin(seen.blobs, [i + 1 for i in touched]))
-        if occ.spaces and self.hand_network is not None:
-            occ = self._vetoed(occ, corrected)
+        if occ.spaces and self.hand_network is not None:  # vetoed by the learned outline (vision.hand_network)
+            outline = self.hand_network.outline(occ.mask, corrected, self.model.reference, self.s)
+            hit = self.occlusion.spaces_hit(outline.kept.astype(np.uint8))
+            occ = Occlusion(outline.kept, self.hand_network.occluded(outline, hit, self.space_masks))
         t_occ = time.perf_counter()
         if self._all_by_look:
             counts, off = {}, []  # every space is read by its pieces' look (below)
