@@ -73,7 +73,7 @@ def vetoed(hand: np.ndarray, seen: np.ndarray, px_per_mm: float, support_mm2: fl
     hand), parts less than ``join_mm`` apart counted as one (a fingertip the hand test found apart from its palm);
     with ``keep_mm`` only what of them lies that close to ``seen``, but with ``edge_mm`` what trimming would take
     that reaches within ``edge_mm`` of the board's edge is kept (an arm coming in, in a sleeve the network does not
-    take for a hand). Both at ``px_per_mm``. Pure: the reader (``HandNetwork.keep``) and the training tool's
+    take for a hand). Both at ``px_per_mm``. Pure: the reader (``HandNetwork.outline``) and the training tool's
     comparison share it."""
     near, arm = vetoed_parts(hand, seen, px_per_mm, support_mm2, keep_mm, join_mm, edge_mm)
     return near | arm
@@ -171,15 +171,11 @@ class HandNetwork:
         logits = self.net.forward()[0, 0, :board.shape[0], :board.shape[1]]
         return 1.0 / (1.0 + np.exp(-logits))
 
-    def keep(self, hand: np.ndarray, board: np.ndarray, reference: np.ndarray, px_per_mm: float) -> np.ndarray:
-        """Of ``hand`` (bool, board px at ``px_per_mm``: the hand test's, margin included) what ``vetoed`` keeps, with
-        this model's distances, given the hand the network sees in ``board`` (the light-corrected board, BGR;
-        ``reference``: the table's empty board). The network looks only round the hand's bounding box
-        (``CONTEXT_MM``)."""
-        return self.outline(hand, board, reference, px_per_mm).kept
-
     def outline(self, hand: np.ndarray, board: np.ndarray, reference: np.ndarray, px_per_mm: float) -> HandOutline:
-        """``keep``'s hand with its arm part and the network's probability map (all board px)."""
+        """Of ``hand`` (bool, board px at ``px_per_mm``: the hand test's, margin included) what ``vetoed`` keeps,
+        with this model's distances, given the hand the network sees in ``board`` (the light-corrected board, BGR;
+        ``reference``: the table's empty board); with the arm part of it and the network's probability map (all
+        board px). The network looks only round the hand's bounding box (``CONTEXT_MM``)."""
         if not hand.any():
             return HandOutline(hand, np.zeros_like(hand), np.zeros(hand.shape, np.float32))
         probability = self.probability_near(hand, board, reference, px_per_mm)

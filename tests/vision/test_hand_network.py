@@ -144,10 +144,10 @@ def test_the_veto_only_takes_away_and_keeps_nothing_on_a_bare_board(model):
     board = np.full((300, 400, 3), 150, np.uint8)
     hand = np.zeros((300, 400), bool)
     hand[100:160, 0:120] = True  # the hand test took a patch of unchanged board for a hand
-    kept = model.keep(hand, board, board.copy(), 1.0)
+    kept = model.outline(hand, board, board.copy(), 1.0).kept
     assert not (kept & ~hand).any()
     assert kept.sum() < 0.05 * hand.sum()
-    assert not model.keep(np.zeros_like(hand), board, board, 1.0).any()
+    assert not model.outline(np.zeros_like(hand), board, board, 1.0).kept.any()
 
 
 def _kept_frame():
