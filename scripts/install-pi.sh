@@ -119,7 +119,8 @@ make_venv() {
   say "making the virtualenv $VENV (--system-site-packages: it sees the OS's picamera2 and lgpio)"
   python3 -m venv --system-site-packages "$VENV"
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
-  "$VENV/bin/python" -m pip install --quiet "$SRC"
+  # the versions the project was tested with (constraints.txt: OpenCV's numerics move the camera's readings)
+  "$VENV/bin/python" -m pip install --quiet -c "$SRC/constraints.txt" "$SRC"
   # Raspberry Pi OS builds simplejpeg (which picamera2 imports) against its numpy 1.x; the venv has
   # numpy 2 for OpenCV, so a simplejpeg built for numpy 2 from PyPI goes into the venv beside it.
   if [ -d /usr/lib/python3/dist-packages/simplejpeg ]; then
