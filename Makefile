@@ -22,7 +22,7 @@ constraints:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q --upgrade --upgrade-strategy eager -e '.[dev]'
-	head -5 constraints.txt > constraints.new
+	grep '^#' constraints.txt > constraints.new
 	$(PY) -m pip freeze --exclude-editable >> constraints.new
 	mv constraints.new constraints.txt
 	touch $(VENV)/.installed

@@ -79,6 +79,8 @@ def _product(patches: np.ndarray, centred: np.ndarray) -> np.ndarray:
     Cheops tile: 81 positions x 20 templates x 2 700 values) over threads, ~10x slower than one
     thread while the other cores are busy (as on a Pi reading, serving and publishing at once);
     on one thread it is ~5x faster than ``np.einsum``, which this replaced (0.19 against 0.94 ms
-    here, idle; 0.35 against 1.42 ms with both cores busy)."""
+    here, idle; 0.35 against 1.42 ms with both cores busy). The limit holds process-wide while it
+    lasts: readers in two threads at once may leave the BLAS on one thread, which costs this project
+    nothing (its other products are small)."""
     with _BLAS.limit(limits=1, user_api="blas"):
         return np.dot(patches, centred.T)
