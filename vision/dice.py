@@ -429,7 +429,8 @@ def _without_no_dice(read: list[tuple[DieRead, float]], sure: float | None) -> l
     to read -- the print beside a die, a patch of its shadow -- when another blob was read with a
     value: such a blob made the whole tray unreadable (tools/dice_eval tuning rolls at 2560 px: 17
     trays, the die read right beside blobs the network gave "no die" 0.91-0.998). Where no blob has a
-    value nothing is dropped (a die the network took for none must not make the tray empty)."""
+    value nothing is dropped (a die the network took for none must not make the tray empty). Measured on
+    one-die rolls only (Zhang Yi rolls one): of two dice, one the network is sure is none would be dropped."""
     dice = [d for d, _ in read]
     if sure is None:
         return dice
