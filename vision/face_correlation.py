@@ -11,15 +11,16 @@ integral image. The result is OpenCV's formula, its degenerate cases included (s
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
-from threadpoolctl import ThreadpoolController
 
-_BLAS = ThreadpoolController()  # the BLAS libraries numpy loaded (none found: limiting them does nothing)
+if TYPE_CHECKING:
+    from threadpoolctl import ThreadpoolController
 
 
 @dataclass(frozen=True)
@@ -82,5 +83,14 @@ def _product(patches: np.ndarray, centred: np.ndarray) -> np.ndarray:
     here, idle; 0.35 against 1.42 ms with both cores busy). The limit holds process-wide while it
     lasts: readers in two threads at once may leave the BLAS on one thread, which costs this project
     nothing (its other products are small)."""
-    with _BLAS.limit(limits=1, user_api="blas"):
+    with _blas().limit(limits=1, user_api="blas"):
         return np.dot(patches, centred.T)
+
+
+@functools.cache
+def _blas() -> "ThreadpoolController":
+    """The BLAS libraries numpy loaded (none found: limiting them does nothing); looked for at the first
+    product, not at import (~13 ms here)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
