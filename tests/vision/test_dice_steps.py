@@ -9,7 +9,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.dice import EDGE_DIE_PEAK, HAND_AT_EDGE, _hand_sized
+from vision.dice import EDGE_DIE_PEAK, HAND_AT_EDGE, _body, _hand_sized, _span
 from vision.dice_face import Face, fit_face
 from vision.dice_pips import PipFit, pip_depth
 from vision.dice_tray import Blob
@@ -91,6 +91,38 @@ def test_a_die_lying_at_the_trays_edge_is_not_a_hand():
     assert _hand_sized(_edge_blob(area, 120, 60.0), silhouette, reach)  # wider than a die's reach
     assert _hand_sized(_edge_blob(area, 80, EDGE_DIE_PEAK / 2), silhouette, reach)  # faint
     assert _hand_sized(_edge_blob(3 * silhouette, 80, 60.0), silhouette, reach)  # larger than any die
+
+
+def _mask_blob(mask: np.ndarray, px_per_mm: float, peak: float = 60.0) -> Blob:
+    ys, xs = np.nonzero(mask)
+    x0, y0, x1, y1 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+    return Blob((x0, y0, x1, y1), mask[y0:y1, x0:x1], float(mask.sum()) / px_per_mm**2, True, peak, 20.0)
+
+
+def test_a_die_at_the_edge_joined_to_a_thin_strand_along_it_is_not_a_hand():
+    """A faint strand along the tray's printed edge (3 mm thick) joined to a die lying there made one
+    blob wider than a die's reach: it was taken for a hand coming in over the edge. No part of a hand
+    is thinner than HAND_THICK_MM, so the reach is measured on the blob's thicker parts; a hand as
+    wide (a 20 mm finger along the edge) stays a hand."""
+    from vision.dice import HAND_THICK_MM
+
+    ppm, side = 2.0, 16.0  # view px per mm, the die's side in mm
+    reach = 3.0 * side * ppm
+    silhouette = (side * 1.3) ** 2 * 2.5
+    die = np.zeros((120, 240), bool)
+    die[60:100, 10:50] = True  # the die, its walls and shadow: 20 x 20 mm
+    strand = die.copy()
+    strand[100:106, 10:230] = True  # 3 mm along the edge, 110 mm long
+    blob = _mask_blob(strand, ppm)
+    assert _span(blob) > reach and blob.area_mm2 > HAND_AT_EDGE * silhouette
+    assert _hand_sized(blob, silhouette, reach)  # measured on its box: a hand
+    body = _body(blob, HAND_THICK_MM * ppm, reach)
+    assert _span(body) <= reach and body.box[0] == 10 and body.box[2] == 50
+    assert not _hand_sized(blob, silhouette, reach, body)
+    finger = die.copy()
+    finger[90:130, 10:230] = True  # 20 mm thick along the edge: a hand
+    hand = _mask_blob(finger[:120], ppm)
+    assert _hand_sized(hand, silhouette, reach, _body(hand, HAND_THICK_MM * ppm, reach))
 
 
 def test_a_cast_of_the_frame_and_one_of_the_empty_photo_are_light_and_a_hand_over_the_tray_is_not():
