@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 
 from tools.dice_classifier_data import FIRST_TABLE, cached, log  # noqa: E402
 
-SOURCES = {"tune": 320, "own": 60}  # tables per source
+SOURCES = {"tune": 320, "own": 60}  # tables per source (the defaults of --tune-tables, --own-tables)
 
 
 def make_net(in_ch: int, outputs: int, width: int):
@@ -104,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "vision" / "models" / "dice_classifier"))
     ap.add_argument("--cache", default=str(ROOT / "data" / "dice_classifier" / "crops.npz"))
     ap.add_argument("--per-table", type=int, default=25)
+    ap.add_argument("--tune-tables", type=int, default=SOURCES["tune"], help="tools/dice_eval tuning tables to train on")
+    ap.add_argument("--own-tables", type=int, default=SOURCES["own"], help="tables of the project's renderer to train on")
     ap.add_argument("--jitter", type=int, default=1, help="jittered crops per die blob, besides the plain one")
     ap.add_argument("--val-share", type=float, default=0.1, help="share of each source's tables (its last) kept for validation")
     ap.add_argument("--steps", type=int, default=6000)
@@ -132,8 +134,9 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    data = cached(Path(args.cache), SOURCES, args.per_table, args.jitter, args.seed, args.workers)
-    first_val = {s: FIRST_TABLE + n - int(round(args.val_share * n)) for s, n in SOURCES.items()}
+    sources = {"tune": args.tune_tables, "own": args.own_tables}
+    data = cached(Path(args.cache), sources, args.per_table, args.jitter, args.seed, args.workers)
+    first_val = {s: FIRST_TABLE + n - int(round(args.val_share * n)) for s, n in sources.items()}
     src = np.where(data["source"] == 0, "tune", "own")
     val = np.array([t >= first_val[s] for s, t in zip(src, data["table"])])
     # validation: the plain crops only (the first of each blob's 1 + jitter)
@@ -185,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             "min_probability_small": args.min_probability_small, "small_face_px": args.small_face_px,
             "min_face_px": args.min_face_px,
             "trained": {"command": "python -m tools.train_dice_classifier " + " ".join(argv or sys.argv[1:]),
-                        "sources": SOURCES, "first_table": FIRST_TABLE, "val_share": args.val_share,
+                        "sources": sources, "first_table": FIRST_TABLE, "val_share": args.val_share,
                         "train_crops": int(len(yt)), "val_crops": int(len(yv)), "step": best[2],
                         "val_loss": round(vl, 4), "val_accuracy": round(va, 4), "seed": args.seed}}
     (out / "model.json").write_text(json.dumps(meta, indent=1) + "\n", "utf-8")

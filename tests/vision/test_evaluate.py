@@ -254,7 +254,7 @@ def test_render_set_then_eval(tmp_path, capsys):
     assert main(["vision", "eval", "--board", "china-a", "--set", str(out), "--dump", str(dump)]) == 0
     cap = capsys.readouterr()
     for line in ("per-space accuracy: ", "whole-board accuracy: frames without a hand", "readings through an occlusion: ",
-                 "false occlusion flags: ", "frames not registered: ", "reader time per frame: median"):
+                 "false occlusion flags: ", "frames not registered: ", "reader time per frame: median", "read with OpenCV "):
         assert line in cap.out
     assert "frame 3/3" in cap.err
     assert "warning" not in cap.err  # every frame has its table's photos
@@ -268,6 +268,9 @@ def test_render_set_then_eval(tmp_path, capsys):
         assert key in m
     assert m["frames"] == 2 and m["per_space"]["of"] > 0 and set(m["whole_board"]) == {"without_hand", "with_hand"}
     assert m["read_ms"]["median"] > 0
+    import cv2
+
+    assert m["environment"]["opencv"] == cv2.__version__ and m["environment"]["cpu"]  # what the figures were read with
 
     import shutil
 
