@@ -24,7 +24,7 @@ import numpy as np
 
 import vision.appearance as appearance
 import vision.bright_bands as bright_bands
-from kept_frames_testkit import read_kept_frame
+from kept_frames_testkit import read_kept_frame, reads_as_recorded
 from vision.colour_classes import UNKNOWN
 from vision.foreground import ForegroundMaps
 from vision.occlusion import OcclusionFinder
@@ -44,6 +44,7 @@ def test_a_forearm_read_as_scarabs_is_not_read_through() -> None:
     assert through == []
 
 
+@reads_as_recorded
 def test_without_the_skin_test_the_forearm_is_read_through(monkeypatch) -> None:
     """The frame needs it: with the blobs never taken for skin (and no bright-band test), the forearm is read through. (7 spaces until
     the frame's registration by its print took the pose refined without the whole board's shift, which lays its
@@ -55,6 +56,7 @@ def test_without_the_skin_test_the_forearm_is_read_through(monkeypatch) -> None:
     assert len(through) >= 3
 
 
+@reads_as_recorded
 def test_the_bright_band_test_alone_holds_the_forearm_too(monkeypatch) -> None:
     """Without the skin test the spaces it read through are bare spaces under a band the light field took for light
     (``vision.bright_bands``, made for another frame, photoreal Cheops seed 95 t02-001): two tests, each enough."""

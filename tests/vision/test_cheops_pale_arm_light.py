@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import vision.bright_bands as bright_bands
-from kept_frames_testkit import read_kept_frame
+from kept_frames_testkit import read_kept_frame, reads_as_recorded
 
 SET = Path(__file__).resolve().parent / "photoreal-cheops95-t02"
 UNDER_THE_ARM = ("r7c4", "r7c5", "r7c6", "r8c4", "r8c5", "r8c6", "r9c6", "r9c7")  # read through before
@@ -28,6 +28,7 @@ def test_no_space_under_the_arm_is_read():
     assert _read_through(got, truth) == []
 
 
+@reads_as_recorded
 def test_without_the_band_test_the_arm_was_read_through(monkeypatch):
     monkeypatch.setattr(bright_bands, "BAND_SHARE", 0.0)
     got, truth = _read()

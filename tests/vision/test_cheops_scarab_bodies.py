@@ -23,7 +23,7 @@ import numpy as np
 
 import vision.appearance as appearance
 import vision.plain_kinds as plain_kinds
-from kept_frames_testkit import read_kept_frame
+from kept_frames_testkit import read_kept_frame, reads_as_recorded
 from scorer.core.types import Piece
 from vision.heap_bodies import heap_count, single_length
 from vision.piece_lines import one_piece_mm
@@ -53,11 +53,13 @@ def _read() -> tuple[dict[str, dict | None], object]:
     return {s: (None if r.occluded else dict(r.pieces)) for s, r in got.items()}, truth
 
 
+@reads_as_recorded
 def test_scarabs_showing_their_colour_on_a_part_only_are_read_by_their_body(look_alone):
     read, truth = _read()
     assert [s for s in FOUND_BY_BODY if read[s] != dict(truth.content(s))] == []
 
 
+@reads_as_recorded
 def test_without_the_body_they_are_missed_and_with_it_nothing_is_made_up(monkeypatch, look_alone):
     with_body, truth = _read()
     monkeypatch.setattr(plain_kinds.PlainKinds, "_coloured_body", lambda *a, **k: None)
@@ -105,6 +107,7 @@ LAW_SET = Path(__file__).with_name("photoreal-cheops10-t00")
 LAW = Piece("neutral", "law")
 
 
+@reads_as_recorded
 def test_a_law_on_a_law_box_is_read_by_its_body_when_its_face_says_nothing(monkeypatch):
     """A price table's law box holds a law only (rules, laws 4-7): a body of a tile's size there is the law
     (``AppearanceStep._sole_tile``), however its back shows. Without that the law was read as nothing."""

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 import vision.foreground as foreground
-from kept_frames_testkit import read_through
+from kept_frames_testkit import read_through, reads_as_recorded
 from vision.foreground import LightNormaliser
 
 SET = Path(__file__).with_name("photoreal-china31-t04")
@@ -86,6 +86,7 @@ def test_a_dark_hand_in_a_photoreal_frame_is_not_read_through() -> None:
     assert through == []
 
 
+@reads_as_recorded
 def test_with_its_palm_taken_for_dim_light_its_fingers_are_read_through(monkeypatch) -> None:
     monkeypatch.setattr(foreground, "DARK_OBJECT_SHARE", 0.0)
     through, _ = read_through(SET, "china-a", "learned")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import vision.occlusion as occlusion
-from kept_frames_testkit import read_through
+from kept_frames_testkit import read_through, reads_as_recorded
 
 SET = Path(__file__).with_name("photoreal-china9-t02")
 
@@ -30,6 +30,7 @@ def test_a_dark_noisy_hand_is_not_read_through() -> None:
     assert through == []
 
 
+@reads_as_recorded
 def test_with_every_speck_taken_for_a_piece_its_fingers_are_read_through(monkeypatch) -> None:
     monkeypatch.setattr(occlusion, "SPECK_PIECES", 0.0)
     through, _ = read_through(SET, "china-a", "learned")

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from vision import hand_network
+from kept_frames_testkit import reads_as_recorded
 from vision.hand_network import (DEFAULT_MODEL, HandNetwork, HandNetworkError, committed_hand_network, padded,
                                  unseen_spaces, vetoed, vetoed_parts)
 
@@ -199,6 +200,7 @@ def test_the_network_outlines_the_true_hand_on_the_kept_frame(model):
     assert (seen & far).sum() <= 0.02 * far.sum()
 
 
+@reads_as_recorded
 def test_spaces_beside_a_hand_the_network_sees_nothing_on_are_read_again(model, monkeypatch):
     """Photoreal China seed 9 t02 (a dark hand over Qin, kept for test_dark_noisy_hand.py): the kept hand's margin
     touches lu-4 and zhao-4, on which no hand lies and the network sees none: read, where without the rule they were
