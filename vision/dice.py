@@ -289,7 +289,7 @@ class DiceReader:
                       and (b.peak >= MIN_PEAK or b.area_mm2 >= 0.25 * look.size_mm**2))
         blobs = [b for b in merge_near(parts, 0.6 * look.size_mm * coarse, reach)
                  if b.area_mm2 >= 0.4 * look.size_mm**2 and b.peak >= MIN_PEAK
-                 and max(b.box[2] - b.box[0], b.box[3] - b.box[1]) <= reach]
+                 and _span(b) <= reach]
         # a hand coming in over the tray's edge up to a die: the die may be in its fingers
         arms = [b for b in hands if b.touches_edge and b.area_mm2 > HAND_NEAR * silhouette]
         near = 0.5 * look.size_mm * coarse
